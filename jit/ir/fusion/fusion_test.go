@@ -1,0 +1,175 @@
+package fusion
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+// builder appends equations to a jaxpr under construction.
+type builder struct{ j ir.Jaxpr }
+
+func f32(shape ...int) ir.Aval { return ir.Aval{Shape: shape, DType: ir.Float32} }
+
+func (b *builder) in(a ir.Aval) *ir.Var {
+	v := ir.NewVar(a)
+	b.j.Invars = append(b.j.Invars, v)
+	return v
+}
+
+func (b *builder) op(prim string, out ir.Aval, params ir.Params, in ...ir.Atom) *ir.Var {
+	v := ir.NewVar(out)
+	b.j.Eqns = append(b.j.Eqns, &ir.Eqn{Prim: prim, Params: params, In: in, Out: []*ir.Var{v}})
+	return v
+}
+
+// checkValid asserts every equation appears once and inputs come from
+// earlier groups.
+func checkValid(t *testing.T, j *ir.Jaxpr, groups []*Group) {
+	t.Helper()
+	defined := map[*ir.Var]bool{}
+	for _, v := range j.Invars {
+		defined[v] = true
+	}
+	n := 0
+	for gi, g := range groups {
+		for _, v := range g.Inputs {
+			if !defined[v] {
+				t.Fatalf("group %d reads a value not defined by an earlier group", gi)
+			}
+		}
+		for _, e := range g.Eqns {
+			n++
+			for _, v := range e.Out {
+				defined[v] = true
+			}
+		}
+	}
+	if n != len(j.Eqns) {
+		t.Fatalf("groups hold %d equations, jaxpr has %d", n, len(j.Eqns))
+	}
+}
+
+func TestHeavyChainIsOneGroup(t *testing.T) {
+	var b builder
+	a := f32(1000)
+	y := b.in(a)
+	for i := 0; i < 20; i++ {
+		s := b.op(ir.Sin, a, nil, y)
+		c := b.op(ir.Cos, a, nil, y)
+		m := b.op(ir.Mul, a, nil, s, c)
+		th := b.op(ir.Tanh, a, nil, y)
+		y = b.op(ir.Add, a, nil, m, th)
+	}
+	b.j.Outvars = []ir.Atom{y}
+	groups := Plan(&b.j)
+	if len(groups) != 1 || groups[0].Kind != Elementwise || len(groups[0].Eqns) != 100 {
+		t.Fatalf("got %d groups, want one elementwise group of 100 eqns", len(groups))
+	}
+	g := groups[0]
+	if len(g.Inputs) != 1 || g.Inputs[0] != b.j.Invars[0] || len(g.Outputs) != 1 || g.Outputs[0] != y {
+		t.Fatalf("inputs %v outputs %v", g.Inputs, g.Outputs)
+	}
+	if !slices.Equal(g.Shape, []int{1000}) {
+		t.Fatalf("shape %v", g.Shape)
+	}
+}
+
+func TestScalarBroadcastAndLiteralsFuse(t *testing.T) {
+	var b builder
+	a := f32(4, 5)
+	x := b.in(a)
+	s := b.in(f32())
+	bs := b.op(ir.BroadcastInDim, a, ir.Params{"shape": []int{4, 5}, "broadcast_dimensions": []int{}}, s)
+	m := b.op(ir.Mul, a, nil, x, bs)
+	one := ir.Literal{Value: 1, Aval: f32()}
+	r := b.op(ir.Add, a, nil, m, one)
+	io := b.op(ir.Iota, a, ir.Params{"dtype": ir.Float32, "shape": []int{4, 5}, "dimension": 1})
+	o := b.op(ir.Sub, a, nil, r, io)
+	b.j.Outvars = []ir.Atom{o, m}
+	groups := Plan(&b.j)
+	checkValid(t, &b.j, groups)
+	if len(groups) != 1 {
+		t.Fatalf("got %d groups, want 1", len(groups))
+	}
+	if got := groups[0].Outputs; len(got) != 2 || got[0] != m || got[1] != o {
+		t.Fatalf("outputs in definition order: want [m o], got %v", got)
+	}
+	if got := groups[0].Inputs; len(got) != 2 || got[0] != s || got[1] != x {
+		t.Fatalf("inputs in first-use order: want [s x], got %v", got)
+	}
+}
+
+func TestReductionFusesWithProducers(t *testing.T) {
+	var b builder
+	a := f32(8, 3)
+	x := b.in(a)
+	e := b.op(ir.Exp, a, nil, x)
+	s := b.op(ir.ReduceSum, f32(8), ir.Params{"axes": []int{1}}, e)
+	l := b.op(ir.Log, f32(8), nil, s)
+	b.j.Outvars = []ir.Atom{l}
+	groups := Plan(&b.j)
+	checkValid(t, &b.j, groups)
+	if len(groups) != 2 || groups[0].Kind != Reduction || len(groups[0].Eqns) != 2 || groups[1].Kind != Elementwise {
+		t.Fatalf("want [reduction(exp, reduce_sum), elementwise(log)], got %d groups", len(groups))
+	}
+	if !slices.Equal(groups[0].Shape, []int{8, 3}) || len(groups[0].Outputs) != 1 || groups[0].Outputs[0] != s {
+		t.Fatalf("reduction group shape %v outputs %v", groups[0].Shape, groups[0].Outputs)
+	}
+}
+
+func TestNonFusibleSplitsAndOrderStaysValid(t *testing.T) {
+	var b builder
+	a := f32(6)
+	x := b.in(a)
+	y := b.op(ir.Neg, a, nil, x)
+	r := b.op(ir.Reshape, f32(2, 3), ir.Params{"new_sizes": []int{2, 3}}, y)
+	r2 := b.op(ir.Reshape, a, ir.Params{"new_sizes": []int{6}}, r)
+	// z depends on r2 (defined after y's group), so it cannot join y's group.
+	z := b.op(ir.Add, a, nil, r2, y)
+	w := b.op(ir.Abs, a, nil, x) // independent; may join the first group
+	b.j.Outvars = []ir.Atom{z, w}
+	groups := Plan(&b.j)
+	checkValid(t, &b.j, groups)
+	kinds := []Kind{}
+	for _, g := range groups {
+		kinds = append(kinds, g.Kind)
+	}
+	if len(groups) != 4 || groups[1].Kind != Other || groups[2].Kind != Other {
+		t.Fatalf("kinds %v", kinds)
+	}
+	if len(groups[0].Outputs) != 1 || groups[0].Outputs[0] != y {
+		t.Fatalf("first group must output y only, got %v", groups[0].Outputs)
+	}
+}
+
+func TestNonScalarBroadcastIsOther(t *testing.T) {
+	var b builder
+	x := b.in(f32(3))
+	y := b.op(ir.BroadcastInDim, f32(2, 3), ir.Params{"shape": []int{2, 3}, "broadcast_dimensions": []int{1}}, x)
+	b.j.Outvars = []ir.Atom{y}
+	groups := Plan(&b.j)
+	if len(groups) != 1 || groups[0].Kind != Other || groups[0].Shape != nil {
+		t.Fatalf("want one Other group")
+	}
+	if Fusible(b.j.Eqns[0]) {
+		t.Fatal("non-scalar broadcast reported fusible")
+	}
+}
+
+func TestReduceOfInputIsOwnGroup(t *testing.T) {
+	var b builder
+	x := b.in(f32(5))
+	m := b.op(ir.ReduceMax, f32(), ir.Params{"axes": []int{0}}, x)
+	n := b.op(ir.Neg, f32(), nil, m)
+	b.j.Outvars = []ir.Atom{n}
+	groups := Plan(&b.j)
+	checkValid(t, &b.j, groups)
+	if len(groups) != 2 || groups[0].Kind != Reduction || len(groups[0].Eqns) != 1 {
+		t.Fatalf("want reduction group then elementwise")
+	}
+	if Kind(7).String() != "kind?" || Reduction.String() != "reduction" {
+		t.Fatal("Kind.String")
+	}
+}
