@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -13,11 +14,11 @@ func boolv(shape ...int) *Var {
 	return NewVar(Aval{Shape: shape, DType: Bool})
 }
 func lit(dt DType, x float64) Literal { return Literal{Value: x, Aval: Aval{DType: dt}} }
-func in(as ...Atom) []Atom           { return as }
+func in(as ...Atom) []Atom            { return as }
 func eq(out []*Var, prim string, ps Params, ins ...Atom) *Eqn {
 	return &Eqn{Prim: prim, Params: ps, In: ins, Out: out}
 }
-func outs(vs ...*Var) []*Var { return vs }
+func outs(vs ...*Var) []*Var       { return vs }
 func closed(j *Jaxpr) *ClosedJaxpr { return &ClosedJaxpr{Jaxpr: j} }
 func cet(dt DType) Params {
 	return Params{"new_dtype": dt, "weak_type": false, "sharding": nil}
@@ -329,4 +330,267 @@ func TestPrintR11Typed(t *testing.T) {
       cond_nconsts=0
     ] 0:i32[] a
   in (b,) }`)
+}
+
+func TestPrintNoEquations(t *testing.T) {
+	a := f32()
+	checkPrint(t, &Jaxpr{Invars: outs(a), Outvars: in(a)}, `{ lambda ; a:f32[]. let  in (a,) }`)
+	checkPrint(t, &Jaxpr{}, `{ lambda ; . let  in () }`)
+}
+
+func TestPrintConstvarsAndLiteralOutput(t *testing.T) {
+	k, a, b := f32(3), f32(3), f32(3)
+	j := &Jaxpr{Constvars: outs(k), Invars: outs(a), Outvars: in(b, lit(Int32, 3)), Eqns: []*Eqn{
+		eq(outs(b), Add, nil, k, a),
+	}}
+	checkPrint(t, j, `{ lambda a:f32[3]; b:f32[3]. let c:f32[3] = add a b in (c, 3:i32[]) }`)
+}
+
+// An equation without operands keeps JAX's trailing space after "]".
+func TestPrintNoInputs(t *testing.T) {
+	a := i32(5)
+	j := &Jaxpr{Outvars: in(a), Eqns: []*Eqn{
+		eq(outs(a), Iota, Params{"dtype": Int32, "shape": []int{5}, "dimension": 0, "sharding": nil}),
+	}}
+	checkPrint(t, j, "{ lambda ; . let\n"+
+		"    a:i32[5] = iota[dimension=0 dtype=int32 shape=(5,) sharding=None] \n"+
+		"  in (a,) }")
+}
+
+// An equation without outputs prints only prim[params] operands; a jaxpr
+// without outputs ends in "in ()".
+func TestPrintNoOutputs(t *testing.T) {
+	a := f32()
+	j := &Jaxpr{Invars: outs(a), Eqns: []*Eqn{
+		eq(nil, DebugPrint, Params{"fmt": "x={x}", "ordered": false}, a),
+	}}
+	checkPrint(t, j, `{ lambda ; a:f32[]. let debug_print[fmt=x={x} ordered=False] a in () }`)
+}
+
+// Rule a.2-3: each separator of a variable list is its own group, so the
+// item that crosses column 80 stays on the line and the list continues four
+// columns in.
+func TestPrintLongVariableListWraps(t *testing.T) {
+	var ins []*Var
+	for range 12 {
+		ins = append(ins, f32())
+	}
+	m := f32()
+	j := &Jaxpr{Invars: ins, Outvars: in(m), Eqns: []*Eqn{eq(outs(m), Add, nil, ins[0], ins[11])}}
+	checkPrint(t, j, `
+{ lambda ; a:f32[] b:f32[] c:f32[] d:f32[] e:f32[] f:f32[] g:f32[] h:f32[] i:f32[]
+    j:f32[] k:f32[] l:f32[]. let
+    m:f32[] = add a l
+  in (m,) }`)
+}
+
+// Names continue past z with ba, bb (there is no aa).
+func TestPrintNameRollover(t *testing.T) {
+	var ins []*Var
+	for range 27 {
+		ins = append(ins, f32())
+	}
+	out := f32()
+	j := &Jaxpr{Invars: ins, Outvars: in(out), Eqns: []*Eqn{eq(outs(out), Add, nil, ins[0], ins[26])}}
+	checkPrint(t, j, `
+{ lambda ; a:f32[] b:f32[] c:f32[] d:f32[] e:f32[] f:f32[] g:f32[] h:f32[] i:f32[]
+    j:f32[] k:f32[] l:f32[] m:f32[] n:f32[] o:f32[] p:f32[] q:f32[] r:f32[] s:f32[]
+    t:f32[] u:f32[] v:f32[] w:f32[] x:f32[] y:f32[] z:f32[] ba:f32[]. let
+    bb:f32[] = add a ba
+  in (bb,) }`)
+	for n, want := range map[int]string{0: "a", 25: "z", 26: "ba", 27: "bb", 51: "bz", 52: "ca", 676: "baa"} {
+		if got := alphaName(n); got != want {
+			t.Errorf("alphaName(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// docs thinking_in_jax: a dot_general whose parameter group breaks.
+func TestPrintDotGeneralBreaksParams(t *testing.T) {
+	a, b, c, d, e := f32(3, 4), f32(4), f32(3, 4), f32(4), f32(3)
+	j := &Jaxpr{Invars: outs(a, b), Outvars: in(e), Eqns: []*Eqn{
+		eq(outs(c), Add, nil, a, lit(Float32, 1)),
+		eq(outs(d), Add, nil, b, lit(Float32, 1)),
+		eq(outs(e), DotGeneral, Params{
+			"dimension_numbers":      DotDims{LhsContract: []int{1}, RhsContract: []int{0}},
+			"preferred_element_type": Float32, "precision": nil, "out_sharding": nil,
+		}, c, d),
+	}}
+	checkPrint(t, j, `
+{ lambda ; a:f32[3,4] b:f32[4]. let
+    c:f32[3,4] = add a 1.0:f32[]
+    d:f32[4] = add b 1.0:f32[]
+    e:f32[3] = dot_general[
+      dimension_numbers=(([1], [0]), ([], []))
+      preferred_element_type=float32
+    ] c d
+  in (e,) }`)
+}
+
+// An operand used twice lends its name to the jit's inner jaxpr only once.
+func TestPrintJitAliasRepeatedOperand(t *testing.T) {
+	c, d, e := f32(), f32(), f32()
+	inner := closed(&Jaxpr{Invars: outs(c, d), Outvars: in(e), Eqns: []*Eqn{eq(outs(e), Mul, nil, c, d)}})
+	a, b := f32(), f32()
+	j := &Jaxpr{Invars: outs(a), Outvars: in(b), Eqns: []*Eqn{
+		eq(outs(b), Jit, Params{"name": "f", "jaxpr": inner}, a, a),
+	}}
+	checkPrint(t, j, `
+{ lambda ; a:f32[]. let
+    b:f32[] = jit[
+      name=f
+      jaxpr={ lambda ; a:f32[] c:f32[]. let b:f32[] = mul a c in (b,) }
+    ] a a
+  in (b,) }`)
+}
+
+// sinChain returns a jaxpr of n chained sin equations.
+func sinChain(n int) *ClosedJaxpr {
+	x := f32()
+	j := &Jaxpr{Invars: outs(x)}
+	cur := x
+	for range n {
+		next := f32()
+		j.Eqns = append(j.Eqns, eq(outs(next), Sin, nil, cur))
+		cur = next
+	}
+	j.Outvars = in(cur)
+	return closed(j)
+}
+
+// Since 0.10.2 a sub-jaxpr with more than ten equations is printed out of
+// line; one with ten stays inline.
+func TestPrintHoistsLongSubJaxprs(t *testing.T) {
+	scanOf := func(body *ClosedJaxpr) *Jaxpr {
+		m, n := f32(), f32()
+		return &Jaxpr{Invars: outs(m), Outvars: in(n), Eqns: []*Eqn{
+			eq(outs(n), Scan, Params{"jaxpr": body, "length": 3, "num_carry": 1, "num_consts": 0,
+				"reverse": false, "unroll": 1}, m),
+		}}
+	}
+	checkPrint(t, scanOf(sinChain(11)), `
+let jaxpr = { lambda ; a:f32[]. let
+    b:f32[] = sin a
+    c:f32[] = sin b
+    d:f32[] = sin c
+    e:f32[] = sin d
+    f:f32[] = sin e
+    g:f32[] = sin f
+    h:f32[] = sin g
+    i:f32[] = sin h
+    j:f32[] = sin i
+    k:f32[] = sin j
+    l:f32[] = sin k
+  in (l,) } in
+{ lambda ; m:f32[]. let
+    n:f32[] = scan[
+      jaxpr=jaxpr
+      length=3
+      num_carry=1
+      num_consts=0
+      reverse=False
+      unroll=1
+    ] m
+  in (n,) }`)
+	if got := scanOf(sinChain(10)).String(); strings.HasPrefix(got, "let") {
+		t.Errorf("a 10-equation body was hoisted:\n%s", got)
+	}
+}
+
+// Hoisted names are unique (jaxpr, jaxpr1) and skipped by variable naming.
+func TestPrintSharedNamesUniqueAndReserved(t *testing.T) {
+	b1, b2 := sinChain(11), sinChain(12)
+	x, y, z := f32(), f32(), f32()
+	j := &Jaxpr{Invars: outs(x), Outvars: in(z), Eqns: []*Eqn{
+		eq(outs(y), Cond, Params{"branches": []*ClosedJaxpr{b1, b2}}, lit(Int32, 0), x),
+		eq(outs(z), Jit, Params{"name": "f", "jaxpr": sinChain(1)}, y),
+	}}
+	got := j.String()
+	for _, want := range []string{
+		"let jaxpr = { lambda ; a:f32[]. let\n",
+		"let jaxpr1 = { lambda ; m:f32[]. let\n",
+		"branches=(jaxpr jaxpr1)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}
+
+// eqnLine lays out one equation on its own with a fresh printer.
+func eqnLine(e *Eqn) string {
+	p := newPrinter(&Jaxpr{})
+	return layout(p.eqn(e), printWidth)
+}
+
+func TestPrintPrimitiveParams(t *testing.T) {
+	x23, x6 := f32(2, 3), f32(6)
+	cases := []struct {
+		e    *Eqn
+		want string
+	}{
+		{eq(outs(x23), Reshape, Params{"new_sizes": []int{2, 3}, "dimensions": nil, "sharding": nil}, x6),
+			"a:f32[2,3] = reshape[dimensions=None new_sizes=(2, 3) sharding=None] b"},
+		{eq(outs(f32(1)), Slice, Params{"start_indices": []int{0}, "limit_indices": []int{1}, "strides": nil}, x6),
+			"a:f32[1] = slice[limit_indices=(1,) start_indices=(0,) strides=None] b"},
+		{eq(outs(f32()), Squeeze, Params{"dimensions": []int{0}}, f32(1)), "a:f32[] = squeeze[dimensions=(0,)] b"},
+		{eq(outs(f32(9)), Pad, Params{"padding_config": [][3]int{{0, 3, 0}}}, x6, lit(Float32, 0)),
+			"a:f32[9] = pad[padding_config=((0, 3, 0),)] b 0.0:f32[]"},
+		{eq(outs(f32(3, 2)), Transpose, Params{"permutation": []int{1, 0}}, x23), "a:f32[3,2] = transpose[permutation=(1, 0)] b"},
+		{eq(outs(x23), BroadcastInDim, Params{"shape": []int{2, 3}, "broadcast_dimensions": []int{1}, "sharding": nil}, f32(3)),
+			"a:f32[2,3] = broadcast_in_dim[broadcast_dimensions=(1,)] b"},
+		{eq(outs(f32(12)), Concatenate, Params{"dimension": 0}, x6, x6), "a:f32[12] = concatenate[dimension=0] b b"},
+		{eq(outs(f32(2)), DotGeneral, Params{"dimension_numbers": DotDims{LhsContract: []int{1}, RhsContract: []int{0},
+			LhsBatch: []int{}, RhsBatch: []int{}}, "precision": nil, "preferred_element_type": nil, "out_sharding": nil}, x23, f32(3)),
+			"a:f32[2] = dot_general[dimension_numbers=(([1], [0]), ([], []))] b c"},
+		{eq(outs(f32()), ReduceMax, Params{"axes": []int{0, 1}, "out_sharding": nil}, x23),
+			"a:f32[] = reduce_max[axes=(0, 1) out_sharding=None] b"},
+		{eq(outs(f32()), IntegerPow, Params{"y": -2}, f32()), "a:f32[] = integer_pow[y=-2] b"},
+		{eq(outs(f32()), SelectN, nil, boolv(), f32(), f32()), "a:f32[] = select_n b c d"},
+		{eq(outs(i32()), Clamp, nil, lit(Int32, 0), i32(), lit(Int32, 2)), "a:i32[] = clamp 0:i32[] b 2:i32[]"},
+		{eq(outs(f32()), Exp, Params{"accuracy": nil}, f32()), "a:f32[] = exp b"},
+		{eq(outs(f32()), Mul, Params{"out_dtype": nil}, f32(), f32()), "a:f32[] = mul b c"},
+		{eq(outs(f32()), ConvertElementType, Params{"new_dtype": Float32, "weak_type": true, "sharding": nil}, i32()),
+			"a:f32[] = convert_element_type[new_dtype=float32 weak_type=True] b"},
+	}
+	for _, c := range cases {
+		if got := eqnLine(c.e); got != c.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", c.e.Prim, got, c.want)
+		}
+	}
+}
+
+func TestLiteralText(t *testing.T) {
+	cases := []struct {
+		l    Literal
+		want string
+	}{
+		{lit(Float32, 3), "3.0:f32[]"},
+		{lit(Float32, 0.01), "0.009999999776482582:f32[]"},
+		{lit(Float32, 1.67), "1.6699999570846558:f32[]"},
+		{lit(Float32, 0.5), "0.5:f32[]"},
+		{lit(Float32, 1e-5), "9.999999747378752e-06:f32[]"},
+		{lit(Float32, math.Inf(-1)), "-inf:f32[]"},
+		{lit(Float32, math.NaN()), "nan:f32[]"},
+		{lit(Float32, math.Copysign(0, -1)), "-0.0:f32[]"},
+		{lit(Float64, 1e-5), "1e-05:f64[]"},
+		{lit(Float64, 1e16), "1e+16:f64[]"},
+		{lit(Float64, 1.5e16), "1.5e+16:f64[]"},
+		{lit(Float64, 123456789012345), "123456789012345.0:f64[]"},
+		{lit(Float64, 0.0001), "0.0001:f64[]"},
+		{lit(Float64, 1e-300), "1e-300:f64[]"},
+		{lit(Float64, math.Inf(1)), "inf:f64[]"},
+		{lit(Float16, 0.1), "0.0999755859375:f16[]"},
+		{lit(BFloat16, 3), "3:bf16[]"},
+		{lit(BFloat16, 0.01), "0.0100098:bf16[]"},
+		{lit(Int32, 1), "1:i32[]"},
+		{lit(Int64, -7), "-7:i64[]"},
+		{lit(Bool, 1), "True:bool[]"},
+		{lit(Bool, 0), "False:bool[]"},
+	}
+	for _, c := range cases {
+		if got := c.l.String(); got != c.want {
+			t.Errorf("Literal{%v, %v}.String() = %q, want %q", c.l.Value, c.l.Aval.DType, got, c.want)
+		}
+	}
 }
