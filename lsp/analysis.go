@@ -1,0 +1,231 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// How the server analyses a package (see bench/RESULTS.md for the numbers
+// behind this choice): the package's dependencies are loaded once with
+// go/packages from export data (no overlay, so the build cache is used) and
+// kept as a "dependency universe"; on each edit only the edited package is
+// parsed (unsaved buffers from memory) and type-checked against those
+// dependency types, and the analyzers run on it through
+// golang.org/x/tools/go/analysis/checker. The universe is rebuilt when the
+// package's imports change or a file is saved elsewhere.
+
+// universe is the loaded dependency types of one package directory.
+type universe struct {
+	dir     string
+	pkgPath string
+	name    string
+	module  *packages.Module
+	sizes   types.Sizes
+	goFiles []string                     // compiled Go files (no tests), as go list saw them
+	imports map[string]*packages.Package // import path as written → loaded dependency
+	local   []string                     // files of dependencies inside the main module, for fingerprints
+}
+
+// loadUniverse runs go/packages for the package in dir.
+func loadUniverse(ctx context.Context, dir string) (*universe, error) {
+	cfg := &packages.Config{
+		Context: ctx,
+		Dir:     dir,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+			packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedModule,
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		return nil, fmt.Errorf("loading the package in %s: %v", dir, err)
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("loading the package in %s: got %d packages, want 1", dir, len(pkgs))
+	}
+	p := pkgs[0]
+	if p.Name == "" {
+		msg := "no Go package"
+		if len(p.Errors) > 0 {
+			msg = p.Errors[0].Msg
+		}
+		return nil, fmt.Errorf("loading the package in %s: %s", dir, msg)
+	}
+	u := &universe{dir: dir, pkgPath: p.PkgPath, name: p.Name, module: p.Module, sizes: p.TypesSizes,
+		goFiles: p.CompiledGoFiles, imports: p.Imports}
+	if u.sizes == nil {
+		u.sizes = types.SizesFor("gc", "amd64")
+	}
+	var modDir string
+	if p.Module != nil {
+		modDir = p.Module.Dir
+	}
+	packages.Visit(pkgs, nil, func(dep *packages.Package) {
+		if dep == p || modDir == "" {
+			return
+		}
+		for _, f := range dep.GoFiles {
+			if strings.HasPrefix(f, modDir+string(filepath.Separator)) {
+				u.local = append(u.local, f)
+			}
+		}
+	})
+	slices.Sort(u.local)
+	return u, nil
+}
+
+// parsedPackage is one type-checked state of a package plus the file
+// contents it was computed from.
+type parsedPackage struct {
+	pkg      *packages.Package
+	contents map[string][]byte // absolute path → content analysed
+	versions map[string]int32  // absolute path → document version (open files only)
+	newDeps  bool              // an import is missing from the universe: reload it
+}
+
+// parsePackage parses and type-checks the package of u with docs (open
+// buffers) replacing disk content.
+func parsePackage(u *universe, docs map[string]*document) (*parsedPackage, error) {
+	files := slices.Clone(u.goFiles)
+	for path := range docs {
+		if !slices.Contains(files, path) && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+	}
+	slices.Sort(files)
+	pp := &parsedPackage{contents: map[string][]byte{}, versions: map[string]int32{}}
+	fset := token.NewFileSet()
+	var syntax []*ast.File
+	var parseErrs []packages.Error
+	for _, path := range files {
+		var src []byte
+		if d := docs[path]; d != nil {
+			src = d.text
+			pp.versions[path] = d.version
+		} else {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				continue // deleted since the universe was loaded
+			}
+			src = b
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+		if f == nil {
+			return nil, fmt.Errorf("parsing %s: %v", path, err)
+		}
+		if err != nil {
+			parseErrs = append(parseErrs, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
+		}
+		if f.Name.Name != u.name {
+			continue // a new buffer that belongs to another package
+		}
+		pp.contents[path] = src
+		syntax = append(syntax, f)
+		for _, imp := range f.Imports {
+			ip := strings.Trim(imp.Path.Value, "\"`")
+			if ip == "C" {
+				return nil, fmt.Errorf("%s uses cgo, which jitls does not analyse", path)
+			}
+			if _, ok := u.imports[ip]; !ok && ip != "unsafe" {
+				pp.newDeps = true
+			}
+		}
+	}
+	if pp.newDeps {
+		return pp, nil
+	}
+	info := &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+	var typeErrs []types.Error
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if p := u.imports[path]; p != nil && p.Types != nil {
+				return p.Types, nil
+			}
+			return nil, fmt.Errorf("jitls: no type information for %q (is it a dependency of the module?)", path)
+		}),
+		Sizes: u.sizes,
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				typeErrs = append(typeErrs, te)
+			}
+		},
+	}
+	if u.module != nil && u.module.GoVersion != "" {
+		conf.GoVersion = "go" + u.module.GoVersion
+	}
+	tpkg, _ := conf.Check(u.pkgPath, fset, syntax, info)
+	pp.pkg = &packages.Package{
+		ID: u.pkgPath, Name: u.name, PkgPath: u.pkgPath, Fset: fset, Syntax: syntax, Types: tpkg,
+		TypesInfo: info, TypesSizes: u.sizes, Module: u.module, TypeErrors: typeErrs,
+		GoFiles: files, CompiledGoFiles: files, Imports: map[string]*packages.Package{},
+		IllTyped: len(typeErrs) > 0 || len(parseErrs) > 0,
+	}
+	return pp, nil
+}
+
+// importerFunc adapts a function to types.Importer.
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// runAnalyzers runs analyzers on pkg and returns their diagnostics. A panic
+// in an analyzer (or checker's panic on a malformed fix) becomes an error.
+func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags []analyzerDiagnostic, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("an analyzer panicked on %s: %v\n%s", pkg.PkgPath, r, debug.Stack())
+		}
+	}()
+	if len(analyzers) == 0 {
+		return nil, nil
+	}
+	graph, err := checker.Analyze(analyzers, []*packages.Package{pkg}, &checker.Options{Sequential: true})
+	if err != nil {
+		return nil, err
+	}
+	var errs []string
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			if !pkg.IllTyped {
+				errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
+			}
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			diags = append(diags, analyzerDiagnostic{analyzer: act.Analyzer, Diagnostic: d})
+		}
+	}
+	if len(errs) > 0 {
+		err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
+	}
+	return diags, err
+}
+
+// analyzerDiagnostic is a diagnostic with the analyzer that reported it.
+type analyzerDiagnostic struct {
+	analysis.Diagnostic
+	analyzer *analysis.Analyzer
+}

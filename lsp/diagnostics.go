@@ -1,0 +1,391 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// docsBase is where diagnostics link when an analyzer has no URL.
+const docsBase = "https://pkg.go.dev/github.com/jitlint/jitlint/analyzers/"
+
+// directiveDocs documents the //jit:args directive.
+const directiveDocs = "https://github.com/jitlint/jitlint/blob/main/docs/editors.md#the-jitargs-directive"
+
+// diagnoser runs analyses per package directory: debounced, one at a time
+// per directory, dropping results that a newer edit has superseded.
+type diagnoser struct {
+	s *Server
+
+	mu      sync.Mutex
+	dirs    map[string]*dirState
+	ctx     context.Context
+	cancel  context.CancelFunc
+	stopped bool
+}
+
+// dirState is the analysis state of one package directory.
+type dirState struct {
+	timer     *time.Timer
+	gen       uint64     // generation of the latest scheduled analysis
+	running   sync.Mutex // held while an analysis of this directory runs
+	uni       *universe
+	result    *pkgResult
+	done      chan struct{} // closed (and replaced) whenever result changes
+	published map[protocol.DocumentURI]bool
+}
+
+// pkgResult is the outcome of one analysis of a package directory.
+type pkgResult struct {
+	gen      uint64
+	dir      string
+	pp       *parsedPackage
+	uni      *universe
+	diags    map[protocol.DocumentURI][]storedDiag
+	traced   []*tracedFunc
+	mappers  map[string]*mapper
+	err      error
+	duration time.Duration
+}
+
+// storedDiag is a published diagnostic and its quick fixes.
+type storedDiag struct {
+	diag    protocol.Diagnostic
+	fixes   []quickFix
+	version int32 // version of the document it was computed for (-1: not open)
+}
+
+// quickFix is one SuggestedFix converted to LSP edits.
+type quickFix struct {
+	title string
+	edits map[protocol.DocumentURI][]protocol.TextEdit
+}
+
+func newDiagnoser(s *Server) *diagnoser {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &diagnoser{s: s, dirs: map[string]*dirState{}, ctx: ctx, cancel: cancel}
+}
+
+// stop cancels pending work; later schedules are ignored.
+func (d *diagnoser) stop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopped = true
+	d.cancel()
+	for _, ds := range d.dirs {
+		if ds.timer != nil {
+			ds.timer.Stop()
+		}
+	}
+}
+
+func (d *diagnoser) state(dir string) *dirState {
+	ds := d.dirs[dir]
+	if ds == nil {
+		ds = &dirState{done: make(chan struct{}), published: map[protocol.DocumentURI]bool{}}
+		d.dirs[dir] = ds
+	}
+	return ds
+}
+
+// schedule (re)starts the debounce timer of dir's analysis.
+func (d *diagnoser) schedule(dir string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return
+	}
+	ds := d.state(dir)
+	ds.gen++
+	gen := ds.gen
+	if ds.timer != nil {
+		ds.timer.Stop()
+	}
+	ds.timer = time.AfterFunc(d.s.opts.DiagnosticsDelay, func() { d.run(dir, gen) })
+}
+
+// rescheduleAll re-analyses every known directory (after a settings change).
+func (d *diagnoser) rescheduleAll() {
+	d.mu.Lock()
+	dirs := make([]string, 0, len(d.dirs))
+	for dir := range d.dirs {
+		dirs = append(dirs, dir)
+	}
+	d.mu.Unlock()
+	for _, dir := range dirs {
+		d.schedule(dir)
+	}
+}
+
+// invalidateDependents drops cached dependency types of every package
+// other than changedDir ("" = all) and re-analyses them.
+func (d *diagnoser) invalidateDependents(changedDir string) {
+	d.mu.Lock()
+	var dirs []string
+	for dir, ds := range d.dirs {
+		if dir != changedDir {
+			ds.uni = nil
+			dirs = append(dirs, dir)
+		}
+	}
+	d.mu.Unlock()
+	for _, dir := range dirs {
+		d.schedule(dir)
+	}
+}
+
+// current reports whether gen is still the latest generation of dir.
+func (d *diagnoser) current(dir string, gen uint64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return !d.stopped && d.dirs[dir].gen == gen
+}
+
+// run analyses dir for generation gen and publishes the diagnostics.
+func (d *diagnoser) run(dir string, gen uint64) {
+	d.mu.Lock()
+	ds := d.state(dir)
+	d.mu.Unlock()
+	ds.running.Lock()
+	defer ds.running.Unlock()
+	if !d.current(dir, gen) {
+		return
+	}
+	start := time.Now()
+	res := d.analyze(dir, gen, ds)
+	if res == nil { // superseded
+		return
+	}
+	res.duration = time.Since(start)
+	if res.err != nil {
+		d.s.logf("jitls: %v", res.err)
+	}
+	d.s.logf("jitls: analysed %s in %.1f ms", dir, float64(res.duration.Microseconds())/1000)
+	d.mu.Lock()
+	ds.result = res
+	close(ds.done)
+	ds.done = make(chan struct{})
+	published := ds.published
+	ds.published = map[protocol.DocumentURI]bool{}
+	for u := range res.diags {
+		ds.published[u] = true
+	}
+	d.mu.Unlock()
+	for u, list := range res.diags {
+		d.publish(u, list)
+	}
+	for u := range published {
+		if _, ok := res.diags[u]; !ok {
+			d.publish(u, nil)
+		}
+	}
+}
+
+// publish sends one file's diagnostics ([] rather than null to clear).
+func (d *diagnoser) publish(u protocol.DocumentURI, list []storedDiag) {
+	ds := make([]protocol.Diagnostic, 0, len(list))
+	for _, sd := range list {
+		ds = append(ds, sd.diag)
+	}
+	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: ds}
+	if doc := d.s.openDoc(u); doc != nil && len(list) > 0 && list[0].version >= 0 {
+		p.Version = uint32(list[0].version)
+	}
+	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, p)
+}
+
+// analyze loads (or reuses) dir's dependency universe, type-checks the
+// package with the open buffers and runs the analyzers. It returns nil if
+// a newer generation superseded this one.
+func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
+	res := &pkgResult{gen: gen, dir: dir, diags: map[protocol.DocumentURI][]storedDiag{}, mappers: map[string]*mapper{}}
+	d.mu.Lock()
+	u := ds.uni
+	d.mu.Unlock()
+	docs := d.s.snapshotDocs(dir)
+	for attempt := 0; ; attempt++ {
+		if u == nil {
+			var err error
+			u, err = loadUniverse(d.ctx, dir)
+			if err != nil {
+				res.err = err
+				return res
+			}
+			d.mu.Lock()
+			ds.uni = u
+			d.mu.Unlock()
+			if !d.current(dir, gen) {
+				return nil
+			}
+		}
+		pp, err := parsePackage(u, docs)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		if pp.newDeps && attempt == 0 {
+			u = nil // an import was added: reload the dependencies once
+			continue
+		}
+		if pp.newDeps {
+			res.err = fmt.Errorf("%s imports a package that go list cannot load; fix the import to get diagnostics", dir)
+			return res
+		}
+		res.pp, res.uni = pp, u
+		break
+	}
+	for path, content := range res.pp.contents {
+		res.mappers[path] = newMapper(content)
+	}
+	d.s.mu.Lock()
+	analyzers := d.s.analyzers
+	d.s.mu.Unlock()
+	found, err := runAnalyzers(analyzers, res.pp.pkg)
+	if err != nil {
+		res.err = err
+	}
+	if !d.current(dir, gen) {
+		return nil
+	}
+	for _, ad := range found {
+		if sd, u, ok := res.convert(ad); ok {
+			res.diags[u] = append(res.diags[u], sd)
+		}
+	}
+	traced, problems := scanTraced(res.pp.pkg)
+	res.traced = traced
+	for _, p := range problems {
+		m := res.mappers[p.at.file]
+		if m == nil {
+			continue
+		}
+		u := fileURI(p.at.file)
+		res.diags[u] = append(res.diags[u], storedDiag{
+			version: res.version(p.at.file),
+			diag: protocol.Diagnostic{
+				Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
+				Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
+				Source: "jitls", Message: p.msg,
+			},
+		})
+	}
+	return res
+}
+
+// version returns the document version the analysis saw for path (-1 if
+// it was read from disk).
+func (r *pkgResult) version(path string) int32 {
+	if v, ok := r.pp.versions[path]; ok {
+		return v
+	}
+	return -1
+}
+
+// mapperFor returns a mapper for path: the analysed content, or the disk.
+func (r *pkgResult) mapperFor(path string) *mapper {
+	if m := r.mappers[path]; m != nil {
+		return m
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	m := newMapper(b)
+	r.mappers[path] = m
+	return m
+}
+
+// convert turns an analyzer diagnostic into a stored LSP diagnostic.
+func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.DocumentURI, bool) {
+	fset := r.pp.pkg.Fset
+	loc := func(pos, end token.Pos) (protocol.DocumentURI, protocol.Range, bool) {
+		p := fset.Position(pos)
+		if !p.IsValid() {
+			return "", protocol.Range{}, false
+		}
+		m := r.mapperFor(p.Filename)
+		if m == nil {
+			return "", protocol.Range{}, false
+		}
+		e := p.Offset
+		if ep := fset.Position(end); ep.IsValid() && ep.Filename == p.Filename && ep.Offset >= p.Offset {
+			e = ep.Offset
+		}
+		return fileURI(filepath.Clean(p.Filename)), m.rangeOf(p.Offset, e), true
+	}
+	u, rng, ok := loc(ad.Pos, ad.End)
+	if !ok {
+		return storedDiag{}, "", false
+	}
+	href := ad.URL
+	if href == "" {
+		href = ad.analyzer.URL
+	}
+	if href == "" {
+		href = docsBase + ad.analyzer.Name
+	}
+	diag := protocol.Diagnostic{
+		Range: rng, Severity: protocol.DiagnosticSeverityWarning, Code: ad.analyzer.Name,
+		CodeDescription: &protocol.CodeDescription{Href: uri.URI(href)}, Source: "jitls", Message: ad.Message,
+	}
+	for _, rel := range ad.Related {
+		if ru, rr, ok := loc(rel.Pos, rel.End); ok {
+			diag.RelatedInformation = append(diag.RelatedInformation, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: ru, Range: rr}, Message: rel.Message})
+		}
+	}
+	sd := storedDiag{diag: diag, version: r.version(fset.Position(ad.Pos).Filename)}
+	for _, fix := range ad.SuggestedFixes {
+		qf := quickFix{title: fix.Message, edits: map[protocol.DocumentURI][]protocol.TextEdit{}}
+		for _, te := range fix.TextEdits {
+			end := te.End
+			if !end.IsValid() {
+				end = te.Pos
+			}
+			eu, er, ok := loc(te.Pos, end)
+			if !ok {
+				qf.edits = nil
+				break
+			}
+			qf.edits[eu] = append(qf.edits[eu], protocol.TextEdit{Range: er, NewText: string(te.NewText)})
+		}
+		if len(qf.edits) > 0 {
+			sd.fixes = append(sd.fixes, qf)
+		}
+	}
+	return sd, u, true
+}
+
+// waitResult returns dir's analysis result once no newer analysis is
+// pending, scheduling one if the directory was never analysed.
+func (d *diagnoser) waitResult(ctx context.Context, dir string) (*pkgResult, error) {
+	d.mu.Lock()
+	if _, ok := d.dirs[dir]; !ok {
+		d.mu.Unlock()
+		d.schedule(dir)
+		d.mu.Lock()
+	}
+	for {
+		ds := d.dirs[dir]
+		if ds.result != nil && ds.result.gen == ds.gen {
+			r := ds.result
+			d.mu.Unlock()
+			return r, nil
+		}
+		ch := ds.done
+		d.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		d.mu.Lock()
+	}
+}

@@ -1,0 +1,176 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// document is an open text buffer as the client last described it.
+type document struct {
+	uri     protocol.DocumentURI
+	path    string // absolute file path; "" for non-file: URIs
+	version int32
+	text    []byte
+}
+
+// filePath returns the absolute path of a file: URI, or an error for other
+// schemes (uri.URI.Filename panics on them).
+func filePath(u protocol.DocumentURI) (string, error) {
+	if !strings.HasPrefix(string(u), "file://") {
+		return "", fmt.Errorf("%s is not a file: URI; jitls only analyses files on disk", u)
+	}
+	return filepath.Clean(uri.URI(u).Filename()), nil
+}
+
+// fileURI returns the file: URI of an absolute path.
+func fileURI(path string) protocol.DocumentURI { return protocol.DocumentURI(uri.File(path)) }
+
+func (s *Server) didOpen(ctx context.Context, raw json.RawMessage) error {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decodeParams("didOpen", raw, &p); err != nil {
+		return err
+	}
+	doc := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	doc.path, _ = filePath(p.TextDocument.URI)
+	s.mu.Lock()
+	s.docs[doc.uri] = doc
+	s.mu.Unlock()
+	s.documentChanged(doc)
+	return nil
+}
+
+// contentChange is TextDocumentContentChangeEvent with a pointer Range, so
+// that a full replacement (no range) can be told from an edit at 0:0.
+type contentChange struct {
+	Range *protocol.Range `json:"range"`
+	Text  string          `json:"text"`
+}
+
+func (s *Server) didChange(ctx context.Context, raw json.RawMessage) error {
+	var p struct {
+		TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+		ContentChanges []contentChange                          `json:"contentChanges"`
+	}
+	if err := decodeParams("didChange", raw, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	old := s.docs[p.TextDocument.URI]
+	s.mu.Unlock()
+	if old == nil {
+		return fmt.Errorf("change to %s, which is not open (send didOpen first); change ignored", p.TextDocument.URI)
+	}
+	text := old.text
+	for i, c := range p.ContentChanges {
+		if c.Range == nil {
+			text = []byte(c.Text)
+			continue
+		}
+		m := newMapper(text)
+		start, err := m.offset(c.Range.Start)
+		if err == nil {
+			var end int
+			end, err = m.offset(c.Range.End)
+			if err == nil && end < start {
+				err = fmt.Errorf("range end %v is before its start %v", c.Range.End, c.Range.Start)
+			}
+			if err == nil {
+				text = append(append(append([]byte{}, text[:start]...), c.Text...), text[end:]...)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("change %d to %s (version %d): %v; the document is out of sync, close and reopen it", i, p.TextDocument.URI, p.TextDocument.Version, err)
+		}
+	}
+	doc := &document{uri: old.uri, path: old.path, version: p.TextDocument.Version, text: text}
+	s.mu.Lock()
+	s.docs[doc.uri] = doc
+	s.mu.Unlock()
+	s.documentChanged(doc)
+	return nil
+}
+
+func (s *Server) didClose(ctx context.Context, raw json.RawMessage) error {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decodeParams("didClose", raw, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	doc := s.docs[p.TextDocument.URI]
+	delete(s.docs, p.TextDocument.URI)
+	s.mu.Unlock()
+	if doc != nil && doc.path != "" {
+		s.diags.schedule(filepath.Dir(doc.path))
+	}
+	return nil
+}
+
+func (s *Server) didSave(ctx context.Context, raw json.RawMessage) error {
+	var p protocol.DidSaveTextDocumentParams
+	if err := decodeParams("didSave", raw, &p); err != nil {
+		return err
+	}
+	path, err := filePath(p.TextDocument.URI)
+	if err != nil {
+		return nil
+	}
+	// A saved file may be a dependency of other packages: their cached
+	// dependency types are stale now.
+	s.diags.invalidateDependents(filepath.Dir(path))
+	return nil
+}
+
+func (s *Server) didChangeWatchedFiles(ctx context.Context, raw json.RawMessage) error {
+	s.diags.invalidateDependents("")
+	return nil
+}
+
+// documentChanged schedules diagnostics for the package of a Go file.
+func (s *Server) documentChanged(doc *document) {
+	if doc.path == "" || !strings.HasSuffix(doc.path, ".go") {
+		return
+	}
+	s.diags.schedule(filepath.Dir(doc.path))
+}
+
+// snapshotDocs returns the open documents in dir, by absolute path.
+func (s *Server) snapshotDocs(dir string) map[string]*document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]*document{}
+	for _, d := range s.docs {
+		if d.path != "" && filepath.Dir(d.path) == dir {
+			out[d.path] = d
+		}
+	}
+	return out
+}
+
+// openDoc returns the open document for u, or nil.
+func (s *Server) openDoc(u protocol.DocumentURI) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[u]
+}
+
+func (s *Server) didChangeConfiguration(ctx context.Context, raw json.RawMessage) error {
+	s.mu.Lock()
+	cur := s.settings
+	s.mu.Unlock()
+	next, err := parseConfigChange(raw, cur)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.settings = next
+	s.analyzers = s.suite(next)
+	s.mu.Unlock()
+	s.diags.rescheduleAll()
+	return nil
+}

@@ -1,0 +1,93 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Commands the server executes (workspace/executeCommand), also the
+// commands of its code lenses.
+const (
+	CommandShowJaxpr          = "jitls.showJaxpr"
+	CommandMeasureCompileCost = "jitls.measureCompileCost"
+)
+
+// initializeParams is the part of InitializeParams the server reads;
+// decoding only this keeps unknown 3.17 fields from ever being a problem.
+type initializeParams struct {
+	InitializationOptions json.RawMessage `json:"initializationOptions"`
+	Capabilities          struct {
+		Window struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+		} `json:"window"`
+		Workspace struct {
+			CodeLens struct {
+				RefreshSupport bool `json:"refreshSupport"`
+			} `json:"codeLens"`
+		} `json:"workspace"`
+	} `json:"capabilities"`
+}
+
+func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p initializeParams
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initialize: invalid params: %v", err)
+		}
+	}
+	settings, err := parseInitOptions(p.InitializationOptions)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	s.mu.Lock()
+	s.settings = settings
+	s.analyzers = s.suite(settings)
+	s.clientCaps = clientCaps{
+		workDoneProgress: p.Capabilities.Window.WorkDoneProgress,
+		codeLensRefresh:  p.Capabilities.Workspace.CodeLens.RefreshSupport,
+	}
+	s.state = stateInitialized
+	s.mu.Unlock()
+	return map[string]any{
+		"capabilities": map[string]any{
+			"textDocumentSync": map[string]any{
+				"openClose": true,
+				"change":    protocol.TextDocumentSyncKindIncremental,
+				"save":      map[string]any{"includeText": false},
+			},
+			"hoverProvider": true,
+			"codeActionProvider": map[string]any{
+				"codeActionKinds": []protocol.CodeActionKind{protocol.QuickFix},
+			},
+			"codeLensProvider": map[string]any{"resolveProvider": false},
+			"executeCommandProvider": map[string]any{
+				"commands": []string{CommandShowJaxpr, CommandMeasureCompileCost},
+			},
+		},
+		"serverInfo": map[string]any{"name": "jitls", "version": s.opts.Version},
+	}, nil
+}
+
+// shutdown stops background work; the session then waits for exit.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.exitCode = 0
+	for _, c := range s.inflight {
+		c()
+	}
+	s.mu.Unlock()
+	s.diags.stop()
+	s.previews.stop()
+}
+
+// exit ends the session; Run then returns 0 if shutdown came first, else 1.
+func (s *Server) exit() {
+	s.mu.Lock()
+	s.state = stateExited
+	s.mu.Unlock()
+	s.conn.Close()
+}

@@ -1,0 +1,346 @@
+package lsp
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// jitPkgPath is the import path of the traced-code API.
+const jitPkgPath = "github.com/jitlint/jitlint/jit"
+
+// tracedFunc is a top-level function a preview can trace: one passed to
+// jit.Jit or jit.MakeJaxpr in its package, or marked //jit:traced or
+// //jit:args.
+type tracedFunc struct {
+	name     string
+	file     string // absolute path of the declaring file
+	nameSpan span   // the function's name in its declaration
+	declSpan span   // the whole declaration (for code lenses and hover)
+	jitCalls []span // jit.Jit(Name, ...) calls, for hover on the call
+	static   []int  // StaticArgnums indices found at the jit.Jit call
+	sig      *types.Signature
+
+	args      []argExpr // from the directive, or the f32[8] default
+	defaulted bool      // args are the f32[8] default, not a directive
+	sigErr    string    // why this function cannot be previewed, if it cannot
+}
+
+// span is a byte range in one file.
+type span struct {
+	file       string
+	start, end int
+}
+
+// signature returns the input signature in directive syntax.
+func (f *tracedFunc) signature() string {
+	parts := make([]string, len(f.args))
+	for i, a := range f.args {
+		parts[i] = a.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// directiveProblem is a //jit:args problem reported as a diagnostic.
+type directiveProblem struct {
+	at  span
+	msg string
+}
+
+// scanTraced finds the traced functions of a type-checked package and
+// checks their //jit:args directives.
+func scanTraced(pkg *packages.Package) ([]*tracedFunc, []directiveProblem) {
+	fset := pkg.Fset
+	off := func(p token.Pos) (string, int) {
+		pos := fset.Position(p)
+		return pos.Filename, pos.Offset
+	}
+	mkSpan := func(n ast.Node) span {
+		f, s := off(n.Pos())
+		_, e := off(n.End())
+		return span{f, s, e}
+	}
+	byObj := map[types.Object]*tracedFunc{}
+	var order []types.Object
+	add := func(obj types.Object, decl *ast.FuncDecl) *tracedFunc {
+		if tf := byObj[obj]; tf != nil {
+			return tf
+		}
+		tf := &tracedFunc{name: decl.Name.Name, nameSpan: mkSpan(decl.Name), declSpan: mkSpan(decl)}
+		tf.file = tf.nameSpan.file
+		tf.sig, _ = obj.Type().(*types.Signature)
+		byObj[obj] = tf
+		order = append(order, obj)
+		return tf
+	}
+	decls := map[types.Object]*ast.FuncDecl{}
+	for _, file := range pkg.Syntax {
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || fd.Type.TypeParams != nil {
+				continue
+			}
+			obj := pkg.TypesInfo.Defs[fd.Name]
+			if obj == nil {
+				continue
+			}
+			decls[obj] = fd
+			if fd.Doc == nil {
+				continue
+			}
+			for _, c := range fd.Doc.List {
+				if strings.HasPrefix(c.Text, "//jit:args") || strings.HasPrefix(c.Text, "//jit:traced") {
+					add(obj, fd)
+				}
+			}
+		}
+	}
+	for _, file := range pkg.Syntax {
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 || !isJitFunc(pkg.TypesInfo, call.Fun, "Jit", "MakeJaxpr") {
+				return true
+			}
+			id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			obj := pkg.TypesInfo.Uses[id]
+			fd := decls[obj]
+			if fd == nil {
+				return true
+			}
+			tf := add(obj, fd)
+			tf.jitCalls = append(tf.jitCalls, mkSpan(call))
+			for _, opt := range call.Args[1:] {
+				oc, ok := ast.Unparen(opt).(*ast.CallExpr)
+				if !ok || !isJitFunc(pkg.TypesInfo, oc.Fun, "StaticArgnums") {
+					continue
+				}
+				for _, a := range oc.Args {
+					if v := pkg.TypesInfo.Types[a].Value; v != nil && v.Kind() == constant.Int {
+						if i, ok := constant.Int64Val(v); ok && !slices.Contains(tf.static, int(i)) {
+							tf.static = append(tf.static, int(i))
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	var out []*tracedFunc
+	var problems []directiveProblem
+	for _, obj := range order {
+		tf := byObj[obj]
+		problems = append(problems, bindSignature(tf, decls[obj], fset)...)
+		out = append(out, tf)
+	}
+	return out, problems
+}
+
+// isJitFunc reports whether fun names one of the jit package's functions.
+func isJitFunc(info *types.Info, fun ast.Expr, names ...string) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.IndexExpr: // jit.Jit[F](...)
+		if sel, ok := f.X.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		}
+	case *ast.Ident:
+		id = f
+	}
+	if id == nil {
+		return false
+	}
+	obj, ok := info.Uses[id].(*types.Func)
+	return ok && obj.Pkg() != nil && obj.Pkg().Path() == jitPkgPath && slices.Contains(names, obj.Name())
+}
+
+// isJitArray reports whether t is jit.Array.
+func isJitArray(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == jitPkgPath && n.Obj().Name() == "Array"
+}
+
+// bindSignature sets tf.args from the directive (or the default) and
+// returns the directive's problems.
+func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []directiveProblem {
+	if tf.sig == nil {
+		tf.sigErr = "its type is unknown (the package has type errors)"
+		return nil
+	}
+	params := tf.sig.Params()
+	var dir *ast.Comment
+	if fd.Doc != nil {
+		for _, c := range fd.Doc.List {
+			if strings.HasPrefix(c.Text, "//jit:args") {
+				dir = c
+			}
+		}
+	}
+	if dir == nil {
+		for i := range params.Len() {
+			p := params.At(i)
+			if slices.Contains(tf.static, i) || !isJitArray(p.Type()) {
+				tf.sigErr = fmt.Sprintf("parameter %d (%s %s) needs a value: add a //jit:args directive to %s's doc comment, e.g. //jit:args %s",
+					i+1, p.Name(), p.Type(), tf.name, exampleDirective(params, tf.static))
+				return nil
+			}
+			tf.args = append(tf.args, argExpr{kind: argArray, dtype: "f32", dims: []int{8}})
+		}
+		tf.defaulted = true
+		return nil
+	}
+	pos := fset.Position(dir.Pos())
+	text := strings.TrimPrefix(dir.Text, "//jit:args")
+	textStart := pos.Offset + len("//jit:args")
+	at := func(col, n int) span {
+		return span{pos.Filename, textStart + col, textStart + col + max(n, 1)}
+	}
+	whole := span{pos.Filename, pos.Offset, pos.Offset + len(dir.Text)}
+	if text != "" && text[0] != ' ' && text[0] != '\t' {
+		tf.sigErr = "its //jit:args directive is malformed"
+		return []directiveProblem{{whole, "malformed //jit:args directive: put a space after //jit:args"}}
+	}
+	args, err := parseArgsDirective(text)
+	if err != nil {
+		tf.sigErr = "its //jit:args directive is malformed"
+		de := err.(*directiveError)
+		return []directiveProblem{{at(de.col, len(text)-de.col), de.msg}}
+	}
+	if len(args) != params.Len() {
+		tf.sigErr = "its //jit:args directive does not match its parameters"
+		return []directiveProblem{{whole, fmt.Sprintf("//jit:args gives %d argument(s) but %s has %d parameter(s); e.g. //jit:args %s",
+			len(args), tf.name, params.Len(), exampleDirective(params, tf.static))}}
+	}
+	for i, a := range args {
+		if msg := checkArg(a, params.At(i).Type(), slices.Contains(tf.static, i)); msg != "" {
+			tf.sigErr = "its //jit:args directive does not match its parameters"
+			return []directiveProblem{{at(a.col, len(a.String())), fmt.Sprintf("//jit:args argument %d for parameter %s: %s", i+1, params.At(i).Name(), msg)}}
+		}
+	}
+	tf.args = args
+	return nil
+}
+
+// exampleDirective suggests a directive for a parameter list.
+func exampleDirective(params *types.Tuple, static []int) string {
+	parts := make([]string, params.Len())
+	for i := range params.Len() {
+		t := params.At(i).Type()
+		switch {
+		case isJitArray(t) && !slices.Contains(static, i):
+			parts[i] = "f32[8]"
+		case isBasic(t, types.IsInteger):
+			parts[i] = "3"
+		case isBasic(t, types.IsFloat):
+			parts[i] = "0.5"
+		case isBasic(t, types.IsBoolean):
+			parts[i] = "true"
+		case isBasic(t, types.IsString):
+			parts[i] = `"name"`
+		default:
+			parts[i] = "{...}"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func isBasic(t types.Type, info types.BasicInfo) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&info != 0
+}
+
+// checkArg says what is wrong with directive argument a for a parameter of
+// type t, or "" if it fits.
+func checkArg(a argExpr, t types.Type, static bool) string {
+	switch a.kind {
+	case argArray:
+		if !isJitArray(t) {
+			return fmt.Sprintf("%s is an array but the parameter has type %s", a, t)
+		}
+		if static {
+			return "the parameter is static (StaticArgnums): give a Go value, not an array"
+		}
+		return ""
+	case argLiteral:
+		b, ok := t.Underlying().(*types.Basic)
+		if !ok {
+			return fmt.Sprintf("%s is a Go literal but the parameter has type %s", a.lit, t)
+		}
+		switch {
+		case a.lit == "true" || a.lit == "false":
+			if b.Info()&types.IsBoolean == 0 {
+				return fmt.Sprintf("%s is a bool but the parameter has type %s", a.lit, t)
+			}
+		case strings.HasPrefix(a.lit, `"`) || strings.HasPrefix(a.lit, "`"):
+			if b.Info()&types.IsString == 0 {
+				return fmt.Sprintf("%s is a string but the parameter has type %s", a.lit, t)
+			}
+		case b.Info()&types.IsNumeric == 0:
+			return fmt.Sprintf("%s is a number but the parameter has type %s", a.lit, t)
+		}
+		return ""
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i, e := range a.elems {
+			var ft types.Type
+			if k := a.keys[i]; k != "" {
+				for j := range u.NumFields() {
+					if u.Field(j).Name() == k {
+						ft = u.Field(j).Type()
+					}
+				}
+				if ft == nil {
+					return fmt.Sprintf("%s has no field %s", t, k)
+				}
+			} else {
+				if len(a.elems) != u.NumFields() {
+					return fmt.Sprintf("{...} for %s needs %d values or field names", t, u.NumFields())
+				}
+				ft = u.Field(i).Type()
+			}
+			if msg := checkArg(e, ft, false); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	case *types.Slice, *types.Array:
+		elem := u.(interface{ Elem() types.Type }).Elem()
+		for i, e := range a.elems {
+			if a.keys[i] != "" {
+				return fmt.Sprintf("%s is a slice or array: its elements have no names", t)
+			}
+			if msg := checkArg(e, elem, false); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	case *types.Map:
+		if !isBasic(u.Key(), types.IsString) {
+			return fmt.Sprintf("%s: only maps with string keys are pytrees", t)
+		}
+		for i, e := range a.elems {
+			if !strings.HasPrefix(a.keys[i], `"`) {
+				return fmt.Sprintf("map elements need quoted keys, e.g. {\"w\": f32[4]}")
+			}
+			if msg := checkArg(e, u.Elem(), false); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	}
+	return fmt.Sprintf("{...} is a pytree but the parameter has type %s", t)
+}

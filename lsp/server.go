@@ -1,0 +1,151 @@
+// Package lsp implements jitls, the language server for code traced by
+// github.com/jitlint/jitlint/jit: live diagnostics from the jitlint
+// analyzers, quick fixes, and (in trusted workspaces) a hover and code lenses
+// that show a function's jaxpr and measured compile cost.
+//
+// The server speaks LSP over a byte stream (stdio in cmd/jitls). It uses the
+// go.lsp.dev/protocol wire types and go.lsp.dev/jsonrpc2's connection, but its
+// own framing and dispatch (see dispatch.go) to avoid the known defects of
+// protocol.NewServer: ignored numeric cancellation, no panic recovery, and
+// crashes on methods it does not implement.
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"golang.org/x/tools/go/analysis"
+)
+
+// Options configures a Server. The zero value is usable: no analyzers, a
+// 100 ms diagnostics delay and the `go` command found on PATH.
+type Options struct {
+	// Version is reported in serverInfo.
+	Version string
+	// Analyzers returns the analyzers to run for the given settings. It is
+	// called again whenever the client changes the configuration.
+	Analyzers func(Settings) []*analysis.Analyzer
+	// DiagnosticsDelay is how long the server waits after an edit before it
+	// analyses (edits arriving meanwhile restart the wait).
+	DiagnosticsDelay time.Duration
+	// BuildTimeout bounds compiling a preview harness; RunTimeout bounds
+	// running it (tracing, compiling and timing user code).
+	BuildTimeout, RunTimeout time.Duration
+	// GoCommand is the go binary used for previews ("go" if empty).
+	GoCommand string
+	// Log, if set, receives a copy of every log line (cmd/jitls passes
+	// stderr when -logfile is given). Nothing is ever written to stdout.
+	Log io.Writer
+}
+
+// Server is one language server session. Create it with New and serve a
+// connection with Run; a Server serves one connection only.
+type Server struct {
+	opts Options
+
+	conn   jsonrpc2.Conn
+	stream *frameStream
+
+	mu         sync.Mutex
+	state      lifecycle
+	settings   Settings
+	analyzers  []*analysis.Analyzer
+	clientCaps clientCaps
+	docs       map[protocol.DocumentURI]*document
+	inflight   map[string]context.CancelFunc // request id (%q form) → cancel
+	exitCode   int
+
+	diags    *diagnoser
+	previews *previewer
+}
+
+// clientCaps holds the client capabilities the server acts on.
+type clientCaps struct {
+	workDoneProgress bool
+	codeLensRefresh  bool
+}
+
+// lifecycle is the LSP session state.
+type lifecycle int
+
+const (
+	stateCreated lifecycle = iota
+	stateInitialized
+	stateShutdown
+	stateExited
+)
+
+// New returns a server configured by opts.
+func New(opts Options) *Server {
+	if opts.DiagnosticsDelay <= 0 {
+		opts.DiagnosticsDelay = 100 * time.Millisecond
+	}
+	if opts.BuildTimeout <= 0 {
+		opts.BuildTimeout = 2 * time.Minute
+	}
+	if opts.RunTimeout <= 0 {
+		opts.RunTimeout = time.Minute
+	}
+	if opts.GoCommand == "" {
+		opts.GoCommand = "go"
+	}
+	s := &Server{
+		opts:     opts,
+		docs:     make(map[protocol.DocumentURI]*document),
+		inflight: make(map[string]context.CancelFunc),
+		exitCode: 1,
+		settings: defaultSettings(),
+	}
+	s.diags = newDiagnoser(s)
+	s.previews = newPreviewer(s)
+	return s
+}
+
+// Run serves LSP on rwc until the client sends exit or closes the stream.
+// It returns the process exit code LSP prescribes: 0 if exit followed
+// shutdown, 1 otherwise.
+func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.stream = newFrameStream(rwc, s.logf)
+	s.conn = jsonrpc2.NewConn(s.stream)
+	s.conn.Go(ctx, s.handle)
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+		s.conn.Close()
+		<-s.conn.Done()
+	}
+	s.diags.stop()
+	s.previews.stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.inflight {
+		c()
+	}
+	return s.exitCode
+}
+
+// logf sends a log line to the client (window/logMessage) and to Options.Log.
+func (s *Server) logf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, "%s %s\n", time.Now().Format("15:04:05.000"), msg)
+	}
+	if s.conn == nil {
+		return
+	}
+	go s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: msg})
+}
+
+// notify sends a notification to the client, logging (not returning) failures.
+func (s *Server) notify(method string, params any) {
+	if err := s.conn.Notify(context.Background(), method, params); err != nil && s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, "jitls: sending %s: %v\n", method, err)
+	}
+}
