@@ -109,3 +109,6 @@ func rnd(dt ir.DType, v float64) float64 {
 	}
 	return float64(ir.RoundTo(dt, v))
 }
+
+// sin is math.Sin (short name for expected-value expressions).
+func sin(x float64) float64 { return math.Sin(x) }
