@@ -22,7 +22,8 @@ const (
 // of every axis. Floats print the shortest digits that identify the value at
 // the buffer's precision, at most 8 after the point, switching to scientific
 // notation for all elements when a nonzero magnitude is ≥ 1e8 or < 1e-4 or
-// the largest is more than 1000 times the smallest.
+// the largest is more than 1000 times the smallest. bfloat16 elements print
+// unpadded with six significant digits, as numpy prints ml_dtypes values.
 func (b *Buffer) String() string {
 	if len(b.Shape) == 0 {
 		return b.scalarString()
@@ -191,6 +192,11 @@ func (af *arrayFormatter) elementFormatter(offs []int) func(int) string {
 		return intFormatter(offs, func(off int) int64 { return int64(d[off]) })
 	case []int64:
 		return intFormatter(offs, func(off int) int64 { return d[off] })
+	}
+	if af.b.DType == BFloat16 {
+		// ml_dtypes' bfloat16 is not a numpy floating type: numpy prints
+		// each element with repr() (C++ ostream), unpadded.
+		return func(off int) string { return cppFloatString(float32(af.b.At(off))) }
 	}
 	vals := make([]float64, len(offs))
 	for i, off := range offs {

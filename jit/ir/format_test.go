@@ -67,6 +67,8 @@ func TestBufferStringMatchesNumpy(t *testing.T) {
 		{"scalar int", ScalarBuffer(Int32, 3), "3"},
 		{"scalar bool", ScalarBuffer(Bool, 1), "True"},
 		{"float16", buf(Float16, []int{2}, 0.1, 1), "[0.1 1. ]"},
+		{"bfloat16", buf(BFloat16, []int{3}, 0.1, 1, 300), "[0.100098 1 300]"},
+		{"scalar bfloat16", ScalarBuffer(BFloat16, 0.01), "0.0100098"},
 	}
 	for _, c := range cases {
 		if got := c.b.String(); got != c.want {
