@@ -1,0 +1,124 @@
+// Package cpu is the CPU backend of the jit package: it plans a jaxpr into
+// fusion groups (jit/ir/fusion), compiles each elementwise chain or
+// reduction into one kernel made of closures over typed block slices, and
+// runs the kernels block by block (blocks sized for the L1/L2 caches), over
+// GOMAXPROCS goroutines for large arrays and on the calling goroutine for
+// small ones. Equations it does not fuse run through the reference
+// evaluator (jit/ir/eval); control flow bodies are compiled once and run in
+// a loop. Importing the package registers the backend as "cpu".
+package cpu
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/jitlint/jitlint/jit/backend"
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+func init() { backend.Register("cpu", open) }
+
+// open returns the CPU backend; it cannot fail.
+func open() (backend.Backend, error) { return Backend{}, nil }
+
+// Backend lowers jaxprs to fused CPU kernels.
+type Backend struct{}
+
+// Name returns "cpu".
+func (Backend) Name() string { return "cpu" }
+
+// Devices returns the one host device.
+func (Backend) Devices() []backend.Device {
+	return []backend.Device{{Platform: "cpu", ID: 0, Name: fmt.Sprintf("cpu (%d threads)", runtime.GOMAXPROCS(0))}}
+}
+
+// Lower plans cj into fusion groups (recursively for nested jaxprs) and
+// builds their kernels; Compile hands out the executable.
+func (Backend) Lower(cj *ir.ClosedJaxpr) (backend.Lowered, error) {
+	if cj == nil || cj.Jaxpr == nil {
+		return nil, fmt.Errorf("cpu: Lower got a nil jaxpr")
+	}
+	if len(cj.Consts) != len(cj.Jaxpr.Constvars) {
+		return nil, fmt.Errorf("cpu: jaxpr has %d constvars but %d constant values", len(cj.Jaxpr.Constvars), len(cj.Consts))
+	}
+	pl, err := plan(cj.Jaxpr, cj.Consts)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %w", err)
+	}
+	p, err := compile(pl)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %w", err)
+	}
+	return &Lowered{plan: pl, prog: p, name: cj.Name}, nil
+}
+
+// Lowered is a planned and built program.
+type Lowered struct {
+	plan *planned
+	prog *program
+	name string
+}
+
+// Text returns a readable kernel listing: each group with its kind,
+// iteration size, block size, equations, inputs and outputs.
+func (l *Lowered) Text() string { return listing(l.plan, l.name) }
+
+// Compile returns the executable. It may be called concurrently.
+func (l *Lowered) Compile() (backend.Executable, error) {
+	return &Executable{prog: l.prog}, nil
+}
+
+// Executable runs a compiled program. It is safe for concurrent use.
+type Executable struct {
+	prog *program
+}
+
+// Execute runs the program on args (one per jaxpr invar) and returns freshly
+// allocated results (one per outvar).
+func (e *Executable) Execute(args []*ir.Buffer) ([]*ir.Buffer, error) {
+	if err := checkArgs(e.prog.inAvals, args); err != nil {
+		return nil, err
+	}
+	return e.prog.call(args)
+}
+
+// CompileDetail reports nothing for the CPU backend.
+func (e *Executable) CompileDetail() backend.Detail { return backend.Detail{} }
+
+// checkArgs validates call arguments against the jaxpr's input types.
+func checkArgs(want []ir.Aval, args []*ir.Buffer) error {
+	if len(args) != len(want) {
+		return fmt.Errorf("cpu: executable takes %d arguments, got %d", len(want), len(args))
+	}
+	for i, a := range args {
+		if a == nil {
+			return fmt.Errorf("cpu: argument %d is nil", i)
+		}
+		if !a.Aval().TypeMatch(want[i]) {
+			return fmt.Errorf("cpu: argument %d has type %s, the executable was compiled for %s (recompile for the new type)", i, a.Aval(), want[i])
+		}
+		if !dataMatches(a) {
+			return fmt.Errorf("cpu: argument %d of type %s holds %T data of the wrong Go type or length", i, a.Aval(), a.Data)
+		}
+	}
+	return nil
+}
+
+// dataMatches reports whether b.Data has the Go type and length b's dtype
+// and shape require.
+func dataMatches(b *ir.Buffer) bool {
+	n := b.Len()
+	switch d := b.Data.(type) {
+	case []float32:
+		return len(d) == n && (b.DType == ir.Float32 || b.DType == ir.BFloat16 || b.DType == ir.Float16)
+	case []float64:
+		return len(d) == n && b.DType == ir.Float64
+	case []int32:
+		return len(d) == n && b.DType == ir.Int32
+	case []int64:
+		return len(d) == n && b.DType == ir.Int64
+	case []bool:
+		return len(d) == n && b.DType == ir.Bool
+	}
+	return false
+}

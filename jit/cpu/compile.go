@@ -1,0 +1,202 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
+	"github.com/jitlint/jitlint/jit/ir/fusion"
+)
+
+// compiler assigns slots and builds a program's steps.
+type compiler struct {
+	pl    *planned
+	p     *program
+	slots map[*ir.Var]int
+}
+
+// compile builds the program of a plan (and of its nested plans).
+func compile(pl *planned) (*program, error) {
+	c := &compiler{pl: pl, p: &program{}, slots: map[*ir.Var]int{}}
+	j := pl.j
+	for _, v := range j.Constvars {
+		c.p.constSlots = append(c.p.constSlots, c.slot(v))
+	}
+	for i, b := range pl.consts {
+		if b == nil || !dataMatches(b) || !b.Aval().TypeMatch(j.Constvars[i].Aval) {
+			return nil, fmt.Errorf("constant %d does not match its constvar of type %s", i, j.Constvars[i].Aval)
+		}
+	}
+	c.p.consts = pl.consts
+	for _, v := range j.Invars {
+		c.p.inSlots = append(c.p.inSlots, c.slot(v))
+		c.p.inAvals = append(c.p.inAvals, v.Aval)
+	}
+	for _, e := range j.Eqns {
+		for _, v := range e.Out {
+			c.slot(v)
+		}
+	}
+	c.p.temp = make([]bool, len(c.slots))
+	for _, e := range j.Eqns {
+		for _, v := range e.Out {
+			c.p.temp[c.slots[v]] = true
+		}
+	}
+	for i, a := range j.Outvars {
+		r, err := c.ref(a)
+		if err != nil {
+			return nil, fmt.Errorf("output %d: %w", i, err)
+		}
+		if r.slot >= 0 {
+			c.p.temp[r.slot] = false
+		}
+		c.p.outs = append(c.p.outs, r)
+	}
+	c.p.nslots = len(c.slots)
+	for _, g := range pl.groups {
+		if err := c.group(g); err != nil {
+			return nil, err
+		}
+	}
+	return c.p, nil
+}
+
+// slot returns v's slot, assigning one on first use.
+func (c *compiler) slot(v *ir.Var) int {
+	s, ok := c.slots[v]
+	if !ok {
+		s = len(c.slots)
+		c.slots[v] = s
+	}
+	return s
+}
+
+// ref resolves an operand.
+func (c *compiler) ref(a ir.Atom) (ref, error) {
+	switch a := a.(type) {
+	case *ir.Var:
+		s, ok := c.slots[a]
+		if !ok || a == nil {
+			return ref{}, fmt.Errorf("variable of type %s used but never defined", a.Type())
+		}
+		return ref{slot: s}, nil
+	case ir.Literal:
+		if a.Aval.DType < ir.Float32 || a.Aval.DType > ir.Bool || len(a.Aval.Shape) != 0 {
+			return ref{}, fmt.Errorf("literal %v has invalid type %s (want a scalar of a valid dtype)", a.Value, a.Aval)
+		}
+		return ref{slot: -1, lit: eval.LiteralBuffer(a)}, nil
+	}
+	return ref{}, fmt.Errorf("operand of unknown kind %T", a)
+}
+
+// refs resolves an equation's operands.
+func (c *compiler) refs(e *ir.Eqn) ([]ref, error) {
+	out := make([]ref, len(e.In))
+	for i, a := range e.In {
+		r, err := c.ref(a)
+		if err != nil {
+			return nil, fmt.Errorf("%s operand %d: %w%s", e.Prim, i, err, at(e))
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// outSlots returns the slots of an equation's results.
+func (c *compiler) outSlots(e *ir.Eqn) []int {
+	out := make([]int, len(e.Out))
+	for i, v := range e.Out {
+		out[i] = c.slots[v]
+	}
+	return out
+}
+
+// add appends a step; mk receives the step's index.
+func (c *compiler) add(mk func(self int) step) {
+	c.p.steps = append(c.p.steps, mk(len(c.p.steps)))
+}
+
+// group compiles one fusion group into steps: one fused kernel when the
+// kernels implement every equation, else one evaluated step per equation.
+func (c *compiler) group(g *fusion.Group) error {
+	switch g.Kind {
+	case fusion.Elementwise:
+		if ok, err := c.fused(g, g.Eqns, nil, g.Outputs); ok || err != nil {
+			return err
+		}
+	case fusion.Reduction:
+		red := g.Eqns[len(g.Eqns)-1]
+		chain := g.Eqns[:len(g.Eqns)-1]
+		outs := slices.DeleteFunc(slices.Clone(g.Outputs), func(v *ir.Var) bool { return v == red.Out[0] })
+		if nativeReduce(red) {
+			if ok, err := c.fused(g, chain, red, outs); ok || err != nil {
+				return err
+			}
+		} else if len(chain) > 0 {
+			// Fuse the producers, store the reduced operand, evaluate the reduction.
+			if v, ok := red.In[0].(*ir.Var); ok && !slices.Contains(outs, v) && slices.ContainsFunc(chain, func(e *ir.Eqn) bool { return slices.Contains(e.Out, v) }) {
+				outs = append(outs, v)
+			}
+			ok, err := c.fused(g, chain, nil, outs)
+			if err != nil {
+				return err
+			}
+			if ok {
+				return c.eqn(red)
+			}
+		}
+	}
+	for _, e := range g.Eqns {
+		if err := c.eqn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fused adds a kernel step for chain (and red) if the kernels implement it.
+func (c *compiler) fused(g *fusion.Group, chain []*ir.Eqn, red *ir.Eqn, outs []*ir.Var) (bool, error) {
+	k, err := c.buildKernel(g, chain, red, outs)
+	if errors.Is(err, errUnfusable) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	c.pl.fused[g] = true
+	k.eqns = len(chain)
+	if red != nil {
+		k.eqns++
+	}
+	c.add(func(self int) step { k.self = self; return k })
+	return true, nil
+}
+
+// eqn compiles one unfused equation.
+func (c *compiler) eqn(e *ir.Eqn) error {
+	in, err := c.refs(e)
+	if err != nil {
+		return err
+	}
+	out := c.outSlots(e)
+	if subs, ok := c.pl.nested[e]; ok {
+		progs := make([]*program, len(subs))
+		for i, sp := range subs {
+			if progs[i], err = compile(sp); err != nil {
+				return fmt.Errorf("in the body of %s: %w%s", e.Prim, err, at(e))
+			}
+		}
+		s, err := controlStep(e, in, out, progs)
+		if err != nil {
+			return err
+		}
+		c.add(func(self int) step { s.self = self; return s })
+		return nil
+	}
+	c.add(func(self int) step { return &evalStep{eqn: e, in: in, out: out, self: self} })
+	return nil
+}
+

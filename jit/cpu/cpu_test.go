@@ -1,0 +1,42 @@
+package cpu
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit/backend"
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+func TestRegistered(t *testing.T) {
+	b, err := backend.Get("cpu")
+	if err != nil || b.Name() != "cpu" || len(b.Devices()) != 1 {
+		t.Fatalf("backend.Get(cpu) = %v, %v", b, err)
+	}
+}
+
+func TestHeavyMatchesEval(t *testing.T) {
+	for _, n := range []int{1, 5, 3000, 200_000} {
+		checkAgainstEval(t, heavyJaxpr(n), []*ir.Buffer{arange(ir.Float32, n, 1, 0)}, 0)
+	}
+	// Large arguments, up to arange(1_000_000)'s last values.
+	checkAgainstEval(t, heavyJaxpr(1000), []*ir.Buffer{arange(ir.Float32, 1000, 1, 999_000)}, 0)
+}
+
+func TestHeavyIsOneKernel(t *testing.T) {
+	_, l := compileCJ(t, heavyJaxpr(1_000_000))
+	txt := l.Text()
+	if !strings.Contains(txt, "group 0 elementwise kernel over [1000000]") || strings.Contains(txt, "group 1") {
+		t.Fatalf("listing:\n%s", txt)
+	}
+	if len(l.prog.steps) != 1 {
+		t.Fatalf("%d steps, want 1 fused kernel", len(l.prog.steps))
+	}
+	k, ok := l.prog.steps[0].(*kernel)
+	if !ok || k.eqns != 100 {
+		t.Fatalf("step is %T, want a kernel of 100 equations", l.prog.steps[0])
+	}
+	if k.nreg[cF32] > 6 {
+		t.Errorf("heavy uses %d f32 registers; liveness should keep it to a few", k.nreg[cF32])
+	}
+}

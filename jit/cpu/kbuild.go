@@ -1,0 +1,222 @@
+package cpu
+
+import (
+	"errors"
+	"math"
+	"slices"
+
+	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/fusion"
+)
+
+// errUnfusable marks an equation the fused kernels do not implement; its
+// group is then evaluated equation by equation.
+var errUnfusable = errors.New("not fusable")
+
+// kbuilder assigns registers and builds a kernel's ops.
+type kbuilder struct {
+	c       *compiler
+	k       *kernel
+	where   map[*ir.Var]loc
+	lits    map[litKey]loc
+	isOut   map[*ir.Var]bool
+	lastUse map[*ir.Var]int
+	free    [nClasses][]int
+}
+
+// litKey identifies a literal (by bits, so 0 and -0 differ).
+type litKey struct {
+	bits uint64
+	dt   ir.DType
+}
+
+// buildKernel fuses chain (elementwise equations over g.Shape) and, when
+// red is not nil, the reduction that ends it. outs are the chain values the
+// kernel must store. It returns errUnfusable when something is not
+// implemented by the fused kernels.
+func (c *compiler) buildKernel(g *fusion.Group, chain []*ir.Eqn, red *ir.Eqn, outs []*ir.Var) (*kernel, error) {
+	b := &kbuilder{
+		c: c, k: &kernel{n: ir.NumElements(g.Shape)},
+		where: map[*ir.Var]loc{}, lits: map[litKey]loc{}, isOut: map[*ir.Var]bool{}, lastUse: map[*ir.Var]int{},
+	}
+	b.k.outOrder = outs
+	for _, v := range outs {
+		b.isOut[v] = true
+	}
+	for i, e := range chain {
+		for _, a := range e.In {
+			if v, ok := a.(*ir.Var); ok {
+				b.lastUse[v] = i
+			}
+		}
+	}
+	if red != nil {
+		if v, ok := red.In[0].(*ir.Var); ok {
+			b.lastUse[v] = len(chain)
+		}
+	}
+	for _, v := range g.Inputs {
+		if err := b.input(v); err != nil {
+			return nil, err
+		}
+	}
+	for i, e := range chain {
+		if err := b.eqn(i, e); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range outs {
+		b.k.outSlots = append(b.k.outSlots, c.slots[v])
+		b.k.outAvals = append(b.k.outAvals, v.Aval)
+	}
+	if red != nil {
+		r, err := b.reduction(red)
+		if err != nil {
+			return nil, err
+		}
+		b.k.red = r
+		b.k.cost++
+	}
+	return b.k, nil
+}
+
+// newReg returns a fresh register of class c.
+func (b *kbuilder) newReg(c class) loc {
+	l := loc{c: c, reg: b.k.nreg[c]}
+	b.k.nreg[c]++
+	return l
+}
+
+// temp returns a free owned register of class c.
+func (b *kbuilder) temp(c class) loc {
+	if n := len(b.free[c]); n > 0 {
+		r := b.free[c][n-1]
+		b.free[c] = b.free[c][:n-1]
+		return loc{c: c, reg: r}
+	}
+	l := b.newReg(c)
+	b.k.owned = append(b.k.owned, l)
+	return l
+}
+
+// input registers a group input: a scalar register filled once per chunk
+// for one-element values, a view register otherwise.
+func (b *kbuilder) input(v *ir.Var) error {
+	if !validDType(v.Aval.DType) {
+		return errUnfusable
+	}
+	r, err := b.c.ref(v)
+	if err != nil {
+		return err
+	}
+	b.k.ins = append(b.k.ins, r)
+	bi := len(b.k.outOrder) + len(b.k.ins) - 1
+	l := b.newReg(classOf(v.Aval.DType))
+	if v.Aval.Size() == 1 {
+		b.k.owned = append(b.k.owned, l)
+		b.k.scalars = append(b.k.scalars, binding{loc: l, buf: bi})
+	} else {
+		b.k.views = append(b.k.views, binding{loc: l, buf: bi})
+	}
+	b.where[v] = l
+	return nil
+}
+
+// operand returns an operand's register (literals get a scalar register).
+func (b *kbuilder) operand(a ir.Atom) (loc, error) {
+	switch a := a.(type) {
+	case *ir.Var:
+		l, ok := b.where[a]
+		if !ok {
+			return loc{}, errUnfusable
+		}
+		return l, nil
+	case ir.Literal:
+		key := litKey{bits: math.Float64bits(a.Value), dt: a.Aval.DType}
+		if l, ok := b.lits[key]; ok {
+			return l, nil
+		}
+		r, err := b.c.ref(a)
+		if err != nil {
+			return loc{}, err
+		}
+		b.k.ins = append(b.k.ins, r)
+		l := b.newReg(classOf(a.Aval.DType))
+		b.k.owned = append(b.k.owned, l)
+		b.k.scalars = append(b.k.scalars, binding{loc: l, buf: len(b.k.outOrder) + len(b.k.ins) - 1})
+		b.lits[key] = l
+		return l, nil
+	}
+	return loc{}, errUnfusable
+}
+
+// eqn compiles chain equation i.
+func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
+	if len(e.Out) != 1 || !validDType(e.Out[0].Aval.DType) {
+		return errUnfusable
+	}
+	out := e.Out[0]
+	ins := make([]loc, len(e.In))
+	dts := make([]ir.DType, len(e.In))
+	for k, a := range e.In {
+		l, err := b.operand(a)
+		if err != nil {
+			return err
+		}
+		ins[k], dts[k] = l, a.Type().DType
+	}
+	// A broadcast of a scalar that is not stored shares the scalar's register.
+	if e.Prim == ir.BroadcastInDim && !b.isOut[out] && len(ins) == 1 && b.isScalarReg(ins[0]) {
+		b.where[out] = ins[0]
+		return nil
+	}
+	// Free the registers of operands that die here, so the result may
+	// reuse one (every op reads element i before writing element i).
+	for _, a := range e.In {
+		if v, ok := a.(*ir.Var); ok && b.lastUse[v] == i {
+			b.release(v)
+		}
+	}
+	var dst loc
+	if b.isOut[out] {
+		dst = b.newReg(classOf(out.Aval.DType))
+		b.k.views = append(b.k.views, binding{loc: dst, buf: slices.Index(b.k.outOrder, out)})
+	} else {
+		dst = b.temp(classOf(out.Aval.DType))
+	}
+	o, cost, err := makeOp(e, ins, dts, dst)
+	if err != nil {
+		return err
+	}
+	b.k.ops = append(b.k.ops, o)
+	b.k.cost += cost
+	b.where[out] = dst
+	if _, used := b.lastUse[out]; !used && !b.isOut[out] {
+		b.release(out)
+	}
+	return nil
+}
+
+// isScalarReg reports whether l is a scalar (filled) register.
+func (b *kbuilder) isScalarReg(l loc) bool {
+	for _, s := range b.k.scalars {
+		if s.loc == l {
+			return true
+		}
+	}
+	return false
+}
+
+// release returns v's register to the free list if v is a temporary.
+func (b *kbuilder) release(v *ir.Var) {
+	l, ok := b.where[v]
+	if !ok || b.isOut[v] || b.isScalarReg(l) || slices.ContainsFunc(b.k.views, func(x binding) bool { return x.loc == l }) {
+		return
+	}
+	if !slices.Contains(b.free[l.c], l.reg) {
+		b.free[l.c] = append(b.free[l.c], l.reg)
+	}
+}
+
+// validDType reports whether dt is a valid element type.
+func validDType(dt ir.DType) bool { return dt >= ir.Float32 && dt <= ir.Bool }

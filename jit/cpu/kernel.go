@@ -1,0 +1,188 @@
+package cpu
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+// op computes one equation of a fused kernel on the first n elements of
+// its frame's registers.
+type op func(fr *frame, n int)
+
+// loc is a value's register in a kernel: its class and index.
+type loc struct {
+	c   class
+	reg int
+}
+
+// binding ties a register to the kernel buffer it views or is filled from
+// (buffers: the kernel's outputs, then its inputs).
+type binding struct {
+	loc
+	buf int
+}
+
+// kernel is a fused elementwise chain, optionally ending in a reduction,
+// run block by block over n elements.
+type kernel struct {
+	self     int
+	n        int
+	ins      []ref
+	outOrder []*ir.Var
+	outSlots []int
+	outAvals []ir.Aval
+	// views and scalars index the call's buffers: outputs, then inputs.
+	views    []binding
+	scalars  []binding
+	// owned lists the registers with their own storage (temporaries and
+	// scalars); nreg counts all registers of each class.
+	owned []loc
+	nreg  [nClasses]int
+	ops   []op
+	// cost is the estimated per-element work (for the parallel decision).
+	cost int
+	red  *reduction
+	// eqns is the number of fused equations (for the listing and tests).
+	eqns int
+}
+
+// kscratch is a kernel's per-state scratch: one frame per worker, the
+// call's buffers, and the reduction's combined accumulators.
+type kscratch struct {
+	frames []*frame
+	bufs   []*ir.Buffer
+	bounds []int
+	wg     sync.WaitGroup
+	panics []any
+	final  []float64
+	finalI []int64
+}
+
+// scratchOf returns the kernel's scratch in st, creating it on first use.
+func (k *kernel) scratchOf(st *state) *kscratch {
+	sc, _ := st.scratch[k.self].(*kscratch)
+	if sc == nil {
+		sc = &kscratch{bufs: make([]*ir.Buffer, len(k.ins)+len(k.outSlots)+1)}
+		st.scratch[k.self] = sc
+	}
+	return sc
+}
+
+// frame returns worker w's frame, allocating it on first use.
+func (k *kernel) frame(sc *kscratch, w int) *frame {
+	for len(sc.frames) <= w {
+		sc.frames = append(sc.frames, nil)
+	}
+	fr := sc.frames[w]
+	if fr == nil {
+		fr = newFrame(k.nreg, blockSize)
+		for _, l := range k.owned {
+			fr.own(l.c, l.reg, blockSize)
+		}
+		sc.frames[w] = fr
+	}
+	return fr
+}
+
+func (k *kernel) run(st *state) error {
+	sc := k.scratchOf(st)
+	defer clear(sc.bufs)
+	no := len(k.outSlots)
+	for i, r := range k.ins {
+		sc.bufs[no+i] = st.get(r)
+	}
+	for j, s := range k.outSlots {
+		b := st.dest(s, k.outAvals[j])
+		sc.bufs[j] = b
+		st.env[s] = b
+	}
+	var rb *ir.Buffer
+	if k.red != nil {
+		rb = st.dest(k.red.slot, k.red.aval)
+		st.env[k.red.slot] = rb
+	}
+	w := 1
+	if parallelFor(k.n, k.cost) {
+		w = workers()
+	}
+	sc.bounds = k.chunks(sc.bounds[:0], w)
+	nc := len(sc.bounds) - 1
+	// Frames are allocated here, on the calling goroutine.
+	for i := 0; i < nc; i++ {
+		k.frame(sc, i)
+	}
+	if len(sc.panics) < nc {
+		sc.panics = make([]any, nc)
+	}
+	if nc == 1 {
+		k.runChunk(sc, 0, sc.bounds[0], sc.bounds[1])
+	} else if nc > 1 {
+		dispatch(k, sc, sc.bounds)
+	}
+	for i := 0; i < nc; i++ {
+		if p := sc.panics[i]; p != nil {
+			clear(sc.panics)
+			return fmt.Errorf("cpu: internal error in a fused kernel (please report): %v", p)
+		}
+	}
+	if k.red != nil {
+		k.red.finish(sc, nc, rb)
+	}
+	return nil
+}
+
+// chunks appends the boundaries of up to w chunks covering [0, n): block
+// multiples, or whole output rows for a reduction with enough rows.
+func (k *kernel) chunks(b []int, w int) []int {
+	if k.n == 0 {
+		return b
+	}
+	unit := blockSize
+	if k.red != nil && k.red.rows >= w {
+		unit = k.red.inner
+	}
+	units := (k.n + unit - 1) / unit
+	per := (units + w - 1) / w
+	b = append(b, 0)
+	for lo := 0; lo < k.n; {
+		hi := min(k.n, lo+per*unit)
+		b = append(b, hi)
+		lo = hi
+	}
+	return b
+}
+
+// runChunk runs the kernel over [lo, hi) with worker w's frame.
+func (k *kernel) runChunk(sc *kscratch, w, lo, hi int) {
+	defer func() {
+		if p := recover(); p != nil {
+			sc.panics[w] = p
+		}
+	}()
+	fr := sc.frames[w]
+	m := min(blockSize, hi-lo)
+	for _, s := range k.scalars {
+		fr.fill(s.c, s.reg, sc.bufs[s.buf].Data, m)
+	}
+	if k.red != nil {
+		k.red.begin(fr, lo, hi)
+	}
+	for b := lo; b < hi; b += blockSize {
+		e := min(b+blockSize, hi)
+		fr.lo = b
+		for _, v := range k.views {
+			fr.view(v.c, v.reg, sc.bufs[v.buf].Data, b, e)
+		}
+		for _, o := range k.ops {
+			o(fr, e-b)
+		}
+		if k.red != nil {
+			k.red.accumulate(fr, e-b)
+		}
+	}
+	for _, v := range k.views {
+		fr.view(v.c, v.reg, nil, 0, 0)
+	}
+}

@@ -1,0 +1,302 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+// Float kernels. f32 results equal the reference evaluator's (the float64
+// result rounded once to the dtype): add, sub, mul, div, neg, abs, sign,
+// max and min are exact in float32; everything else converts the block to
+// float64, runs the math package over it, and rounds the block back.
+
+// mathLoop returns the float64 loop d[i] = f(a[i]) of a unary primitive, or
+// nil for primitives computed natively (neg, abs, sign) or not on floats.
+func mathLoop(prim string, y int) func(d, a []float64) {
+	switch prim {
+	case ir.Sin:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Sin(v)
+			}
+		}
+	case ir.Cos:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Cos(v)
+			}
+		}
+	case ir.Tan:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Tan(v)
+			}
+		}
+	case ir.Tanh:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Tanh(v)
+			}
+		}
+	case ir.Exp:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Exp(v)
+			}
+		}
+	case ir.Log:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Log(v)
+			}
+		}
+	case ir.Log1p:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Log1p(v)
+			}
+		}
+	case ir.Expm1:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Expm1(v)
+			}
+		}
+	case ir.Sqrt:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Sqrt(v)
+			}
+		}
+	case ir.Rsqrt:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = 1 / math.Sqrt(v)
+			}
+		}
+	case ir.Floor:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Floor(v)
+			}
+		}
+	case ir.Ceil:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Ceil(v)
+			}
+		}
+	case ir.Logistic:
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = 1 / (1 + math.Exp(-v))
+			}
+		}
+	case ir.IntegerPow:
+		fy := float64(y)
+		return func(d, a []float64) {
+			for i, v := range a {
+				d[i] = math.Pow(v, fy)
+			}
+		}
+	}
+	return nil
+}
+
+// nativeUnary returns the exact elementwise kernel of neg, abs or sign.
+func nativeUnary[T float32 | float64](prim string) func(d, a []T) {
+	switch prim {
+	case ir.Neg:
+		return func(d, a []T) {
+			for i, v := range a {
+				d[i] = -v
+			}
+		}
+	case ir.Abs:
+		return func(d, a []T) {
+			for i, v := range a {
+				d[i] = T(math.Abs(float64(v)))
+			}
+		}
+	case ir.Sign:
+		return func(d, a []T) {
+			for i, v := range a {
+				switch {
+				case v > 0:
+					d[i] = 1
+				case v < 0:
+					d[i] = -1
+				default:
+					d[i] = v // ±0 and NaN
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// floatUnaryOp builds a unary op on a float register of dtype dt.
+func floatUnaryOp(prim string, y int, a, d loc, dt ir.DType) op {
+	if a.c == cF64 {
+		if f := nativeUnary[float64](prim); f != nil {
+			return un(regF64, regF64, a.reg, d.reg, func(_ *frame, d, a []float64) { f(d, a) })
+		}
+		f := mathLoop(prim, y)
+		if f == nil {
+			return nil
+		}
+		return un(regF64, regF64, a.reg, d.reg, func(_ *frame, d, a []float64) { f(d, a) })
+	}
+	round := blockRounder(dt)
+	if f := nativeUnary[float32](prim); f != nil {
+		return un(regF32, regF32, a.reg, d.reg, func(_ *frame, d, a []float32) { f(d, a); round(d) })
+	}
+	f := mathLoop(prim, y)
+	if f == nil {
+		return nil
+	}
+	store := storeF32(dt)
+	return un(regF32, regF32, a.reg, d.reg, func(fr *frame, d, a []float32) {
+		t := fr.tmp[0][:len(a)]
+		widen(t, a)
+		f(t, t)
+		store(d, t)
+	})
+}
+
+// widen converts a float32 block to float64.
+func widen(t []float64, a []float32) {
+	for i, v := range a {
+		t[i] = float64(v)
+	}
+}
+
+// storeF32 returns the loop that rounds a float64 block into a float32
+// block of dtype dt (f32, bf16 or f16 precision).
+func storeF32(dt ir.DType) func(d []float32, t []float64) {
+	if dt == ir.Float32 {
+		return func(d []float32, t []float64) {
+			for i, v := range t {
+				d[i] = float32(v)
+			}
+		}
+	}
+	return func(d []float32, t []float64) {
+		for i, v := range t {
+			d[i] = ir.RoundTo(dt, v)
+		}
+	}
+}
+
+// blockRounder returns the in-place rounding of a float32 block to dt's
+// precision (a no-op for f32).
+func blockRounder(dt ir.DType) func(d []float32) {
+	switch dt {
+	case ir.BFloat16:
+		return func(d []float32) {
+			for i, v := range d {
+				d[i] = ir.RoundBF16(v)
+			}
+		}
+	case ir.Float16:
+		return func(d []float32) {
+			for i, v := range d {
+				d[i] = ir.RoundF16(v)
+			}
+		}
+	}
+	return func([]float32) {}
+}
+
+// nativeBinary returns the exact kernel of add, sub, mul, div, max or min.
+func nativeBinary[T float32 | float64](prim string) func(d, a, b []T) {
+	switch prim {
+	case ir.Add:
+		return func(d, a, b []T) {
+			for i := range d {
+				d[i] = a[i] + b[i]
+			}
+		}
+	case ir.Sub:
+		return func(d, a, b []T) {
+			for i := range d {
+				d[i] = a[i] - b[i]
+			}
+		}
+	case ir.Mul:
+		return func(d, a, b []T) {
+			for i := range d {
+				d[i] = a[i] * b[i]
+			}
+		}
+	case ir.Div:
+		return func(d, a, b []T) {
+			for i := range d {
+				d[i] = a[i] / b[i]
+			}
+		}
+	case ir.Max: // the builtin propagates NaN and orders -0 < +0, as eval does
+		return func(d, a, b []T) {
+			for i := range d {
+				d[i] = max(a[i], b[i])
+			}
+		}
+	case ir.Min:
+		return func(d, a, b []T) {
+			for i := range d {
+				d[i] = min(a[i], b[i])
+			}
+		}
+	}
+	return nil
+}
+
+// mathBinary returns the float64 loop of pow or rem.
+func mathBinary(prim string) func(d, a, b []float64) {
+	switch prim {
+	case ir.Pow:
+		return func(d, a, b []float64) {
+			for i := range d {
+				d[i] = math.Pow(a[i], b[i])
+			}
+		}
+	case ir.Rem:
+		return func(d, a, b []float64) {
+			for i := range d {
+				d[i] = math.Mod(a[i], b[i])
+			}
+		}
+	}
+	return nil
+}
+
+// floatBinaryOp builds a binary op on float registers of dtype dt.
+func floatBinaryOp(prim string, a, b, d loc, dt ir.DType) op {
+	if a.c == cF64 {
+		if f := nativeBinary[float64](prim); f != nil {
+			return bin(regF64, regF64, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float64) { f(d, a, b) })
+		}
+		f := mathBinary(prim)
+		if f == nil {
+			return nil
+		}
+		return bin(regF64, regF64, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float64) { f(d, a, b) })
+	}
+	round := blockRounder(dt)
+	if f := nativeBinary[float32](prim); f != nil {
+		return bin(regF32, regF32, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float32) { f(d, a, b); round(d) })
+	}
+	f := mathBinary(prim)
+	if f == nil {
+		return nil
+	}
+	store := storeF32(dt)
+	return bin(regF32, regF32, a.reg, b.reg, d.reg, func(fr *frame, d, a, b []float32) {
+		t0, t1 := fr.tmp[0][:len(a)], fr.tmp[1][:len(b)]
+		widen(t0, a)
+		widen(t1, b)
+		f(t0, t0, t1)
+		store(d, t0)
+	})
+}

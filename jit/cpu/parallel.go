@@ -1,0 +1,69 @@
+package cpu
+
+import (
+	"runtime"
+	"sync"
+)
+
+// blockSize is the number of elements a kernel processes per block: small
+// enough that a kernel's live registers stay in L1/L2, large enough that the
+// per-block closure calls are amortized. Measured with BenchmarkBlockSize
+// (see bench/RESULTS.md).
+var blockSize = 2048
+
+// workers is the number of goroutines a large kernel is split over.
+func workers() int { return runtime.GOMAXPROCS(0) }
+
+// parallelWork is the estimated work (elements × per-element cost) above
+// which a kernel is split over goroutines; below it the hand-off costs
+// more than it saves.
+const parallelWork = 1 << 16
+
+// task is one chunk of a kernel run handed to a pool goroutine.
+type task struct {
+	k      *kernel
+	sc     *kscratch
+	w      int
+	lo, hi int
+}
+
+var (
+	poolOnce  sync.Once
+	poolTasks chan task
+)
+
+// startPool starts one goroutine per CPU that runs kernel chunks. Chunks
+// never wait on other chunks, so the pool cannot deadlock, even when many
+// executables run at once.
+func startPool() {
+	n := runtime.NumCPU()
+	poolTasks = make(chan task, 4*n)
+	for i := 0; i < n; i++ {
+		go func() {
+			for t := range poolTasks {
+				t.k.runChunk(t.sc, t.w, t.lo, t.hi)
+				t.sc.wg.Done()
+			}
+		}()
+	}
+}
+
+// dispatch runs chunks 1..len(bounds)-2 on the pool and chunk 0 on the
+// calling goroutine, then waits for all of them. bounds are the chunk
+// boundaries (len(bounds)-1 chunks).
+func dispatch(k *kernel, sc *kscratch, bounds []int) {
+	poolOnce.Do(startPool)
+	nc := len(bounds) - 1
+	sc.wg.Add(nc - 1)
+	for w := 1; w < nc; w++ {
+		poolTasks <- task{k: k, sc: sc, w: w, lo: bounds[w], hi: bounds[w+1]}
+	}
+	k.runChunk(sc, 0, bounds[0], bounds[1])
+	sc.wg.Wait()
+}
+
+// parallelFor reports whether a kernel over n elements with per-element
+// cost is split over goroutines.
+func parallelFor(n, cost int) bool {
+	return n*cost >= parallelWork && n >= 2*blockSize && workers() > 1
+}
