@@ -199,4 +199,3 @@ func (c *compiler) eqn(e *ir.Eqn) error {
 	c.add(func(self int) step { return &evalStep{eqn: e, in: in, out: out, self: self} })
 	return nil
 }
-

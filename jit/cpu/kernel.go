@@ -34,8 +34,8 @@ type kernel struct {
 	outSlots []int
 	outAvals []ir.Aval
 	// views and scalars index the call's buffers: outputs, then inputs.
-	views    []binding
-	scalars  []binding
+	views   []binding
+	scalars []binding
 	// owned lists the registers with their own storage (temporaries and
 	// scalars); nreg counts all registers of each class.
 	owned []loc
