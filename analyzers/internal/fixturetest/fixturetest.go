@@ -1,0 +1,72 @@
+// Package fixturetest helps the analyzers' tests use the shared fixtures in
+// the module's top-level testdata directory.
+package fixturetest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Dir returns the absolute path of the module's top-level testdata directory
+// (a GOPATH tree: testdata/src/<import path>).
+func Dir(t testing.TB) string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("fixturetest: cannot find the source directory")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata")
+}
+
+// BuildGolden checks that the fixed code compiles: it copies the fixture
+// package pkg (its .go files replaced by their .go.golden versions where
+// one exists) and the jit API copy into a temporary module, and runs
+// go build on it.
+func BuildGolden(t testing.TB, dir, pkg string) {
+	t.Helper()
+	tmp := t.TempDir()
+	copyGo := func(from, to string, golden bool) {
+		entries, err := os.ReadDir(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".go") {
+				continue
+			}
+			src := filepath.Join(from, name)
+			if golden {
+				if _, err := os.Stat(src + ".golden"); err == nil {
+					src += ".golden"
+				}
+			}
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(to, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The temporary module is github.com/jitlint/jitlint, so that the jit
+	// copy keeps its import path; the fixture goes under fixed/.
+	copyGo(filepath.Join(dir, "src", "github.com", "jitlint", "jitlint", "jit"), filepath.Join(tmp, "jit"), false)
+	copyGo(filepath.Join(dir, "src", filepath.FromSlash(pkg)), filepath.Join(tmp, "fixed"), true)
+	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), []byte("module github.com/jitlint/jitlint\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fixed code of %s does not build: %v\n%s", pkg, err, out)
+	}
+}

@@ -1,0 +1,49 @@
+package traced
+
+import (
+	"fmt"
+	"reflect"
+	"runtime/debug"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// New returns a fresh analyzer whose result is the package's *Result (nil
+// when the package does not import jit). The analyzers of one suite share
+// one such value.
+func New() *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       "traced",
+		Doc:        "find the traced functions and values of a package for the jitlint analyzers",
+		URL:        DocURL(""),
+		ResultType: reflect.TypeOf((*Result)(nil)),
+		Run: Guard(func(pass *analysis.Pass) (any, error) {
+			return Build(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo), nil
+		}),
+	}
+}
+
+// DocURL is the documentation address of the analyzer called name.
+func DocURL(name string) string {
+	const base = "https://github.com/jitlint/jitlint/blob/main/docs/analyzers.md"
+	if name == "" {
+		return base
+	}
+	return base + "#" + name
+}
+
+// Guard turns a panic in run into an error naming the analyzer and the
+// package, so that one bad package cannot bring down a long-running driver
+// (the language server) that runs the analyzers in goroutines.
+func Guard(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, error) {
+	return func(pass *analysis.Pass) (res any, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				res = nil
+				err = fmt.Errorf("jitlint: internal error in analyzer %s on package %s: %v (please report it with this stack)\n%s",
+					pass.Analyzer.Name, pass.Pkg.Path(), p, debug.Stack())
+			}
+		}()
+		return run(pass)
+	}
+}

@@ -1,0 +1,377 @@
+package traced
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// builder computes a Result.
+type builder struct {
+	*Result
+	pkg    *types.Package
+	traced map[*Func]map[int]bool // parameters that receive traced values
+	seen   map[*ast.CallExpr]bool // external calls already recorded
+}
+
+// Build computes the traced functions and values of a package. It returns
+// nil when the package does not import the jit package.
+func Build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) *Result {
+	if !ImportsJit(pkg) {
+		return nil
+	}
+	b := newBuilder(fset, files, pkg, info)
+	b.findRoots()
+	b.solve()
+	b.findJittedCalls()
+	return b.Result
+}
+
+// BuildFrom computes the traced values of decl as if only its parameter
+// param were traced (and of the functions of the package it passes traced
+// values to). Analyzers use it to summarise a function for other packages.
+func (r *Result) BuildFrom(pkg *types.Package, decl *ast.FuncDecl, param int) *Result {
+	b := newBuilder(r.Fset, r.Files, pkg, r.Info)
+	fn := b.addFunc(decl, decl.Pos(), "summary", map[int]bool{param: true}, nil)
+	fn.Why = fmt.Sprintf("%s is traced when its parameter %d is", fn.Name, param)
+	b.solve()
+	return b.Result
+}
+
+func newBuilder(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) *builder {
+	b := &builder{
+		Result: &Result{
+			Info: info, Fset: fset, Files: files,
+			tainted: map[types.Object]bool{},
+			byNode:  map[ast.Node]*Func{},
+			decls:   map[*types.Func]*ast.FuncDecl{},
+			lits:    map[types.Object]*ast.FuncLit{},
+		},
+		pkg:    pkg,
+		traced: map[*Func]map[int]bool{},
+		seen:   map[*ast.CallExpr]bool{},
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+					b.decls[obj] = fd
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				b.recordLits(n.Lhs, n.Rhs)
+			case *ast.ValueSpec:
+				lhs := make([]ast.Expr, len(n.Names))
+				for i, id := range n.Names {
+					lhs[i] = id
+				}
+				b.recordLits(lhs, n.Values)
+			}
+			return true
+		})
+	}
+	return b
+}
+
+// recordLits remembers variables initialised with a function literal.
+func (b *builder) recordLits(lhs, rhs []ast.Expr) {
+	if len(lhs) != len(rhs) {
+		return
+	}
+	for i, e := range rhs {
+		lit, ok := ast.Unparen(e).(*ast.FuncLit)
+		id, isID := lhs[i].(*ast.Ident)
+		if !ok || !isID {
+			continue
+		}
+		if obj := b.objOf(id); obj != nil {
+			b.lits[obj] = lit
+		}
+	}
+}
+
+func (b *builder) objOf(id *ast.Ident) types.Object {
+	if obj := b.Info.Defs[id]; obj != nil {
+		return obj
+	}
+	return b.Info.Uses[id]
+}
+
+// addFunc records node (a *ast.FuncDecl or *ast.FuncLit) as traced, with the
+// given parameters traced (nil: all non-static array parameters).
+func (b *builder) addFunc(node ast.Node, origin token.Pos, why string, params map[int]bool, static []int) *Func {
+	fn := b.byNode[node]
+	if fn == nil {
+		fn = &Func{Node: node, Origin: origin, Why: why, Static: map[*types.Var]int{}}
+		var ftype *ast.FuncType
+		switch n := node.(type) {
+		case *ast.FuncDecl:
+			fn.Body, fn.Name, ftype = n.Body, n.Name.Name, n.Type
+		case *ast.FuncLit:
+			fn.Body, fn.Name, ftype = n.Body, "func literal", n.Type
+		}
+		for _, field := range ftype.Params.List {
+			if len(field.Names) == 0 {
+				fn.Params = append(fn.Params, nil)
+			}
+			for _, id := range field.Names {
+				v, _ := b.Info.Defs[id].(*types.Var)
+				fn.Params = append(fn.Params, v)
+			}
+		}
+		for _, i := range static {
+			if i >= 0 && i < len(fn.Params) && fn.Params[i] != nil {
+				fn.Static[fn.Params[i]] = i
+			}
+		}
+		b.byNode[node] = fn
+		b.Funcs = append(b.Funcs, fn)
+		b.traced[fn] = map[int]bool{}
+	}
+	if params == nil {
+		for i, v := range fn.Params {
+			if _, static := fn.Static[v]; v != nil && !static && ContainsArray(v.Type()) {
+				b.traced[fn][i] = true
+			}
+		}
+	}
+	for i := range params {
+		b.traced[fn][i] = true
+	}
+	return fn
+}
+
+// findRoots records the functions given to jit entry points and those marked //jit:traced.
+func (b *builder) findRoots() {
+	for _, f := range b.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && hasTracedDirective(fd.Doc) {
+				b.addFunc(fd, fd.Pos(), fd.Name.Name+" is marked //jit:traced", nil, nil)
+			}
+		}
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				b.entryPoint(call, stack)
+			}
+			stack = append(stack, n)
+			return true
+		})
+	}
+}
+
+// hasTracedDirective reports whether a doc comment has a //jit:traced line.
+func hasTracedDirective(doc *ast.CommentGroup) bool {
+	if doc == nil {
+		return false
+	}
+	for _, c := range doc.List {
+		if strings.TrimSpace(c.Text) == "//jit:traced" {
+			return true
+		}
+	}
+	return false
+}
+
+// entryPoint handles a call of a jit entry point (jit.Jit, jit.Cond, ...).
+func (b *builder) entryPoint(call *ast.CallExpr, stack []ast.Node) {
+	name := JitFunc(b.Info, call)
+	if !tracingEntryPoints[name] {
+		return
+	}
+	var j *Jitted
+	if name == "Jit" {
+		j = &Jitted{Call: call, Var: assignedVar(b.Info, call, stack)}
+		j.Static, j.StaticOpt = staticArgnums(b.Info, call.Args)
+		b.Jitted = append(b.Jitted, j)
+	}
+	why := fmt.Sprintf("traced by this jit.%s call", name)
+	for i, arg := range call.Args {
+		if name == "Jit" || name == "MakeJaxpr" {
+			if i > 0 {
+				break
+			}
+		}
+		var fns []ast.Expr
+		if lit, ok := ast.Unparen(arg).(*ast.CompositeLit); ok && name == "Switch" {
+			fns = lit.Elts
+		} else if _, ok := b.Info.TypeOf(arg).Underlying().(*types.Signature); ok {
+			fns = []ast.Expr{arg}
+		}
+		for _, e := range fns {
+			node, obj := b.resolveFunc(e)
+			var static []int
+			if name == "Jit" || name == "MakeJaxpr" {
+				static, _ = staticArgnums(b.Info, call.Args)
+			}
+			if j != nil {
+				j.TargetObj = obj
+			}
+			switch {
+			case node != nil:
+				fn := b.addFunc(node, call.Pos(), fnName(node)+" is "+why, nil, static)
+				if j != nil {
+					j.Target = fn
+					fn.Jitted = append(fn.Jitted, j)
+				}
+			case obj != nil && obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()):
+				b.addExternal(call, obj, arrayParams(obj, static), nil)
+			}
+		}
+	}
+}
+
+func fnName(node ast.Node) string {
+	if fd, ok := node.(*ast.FuncDecl); ok {
+		return fd.Name.Name
+	}
+	return "the function literal"
+}
+
+// arrayParams returns the indexes of the non-static parameters of fn that hold arrays.
+func arrayParams(fn *types.Func, static []int) []int {
+	var out []int
+	params := fn.Signature().Params()
+	for i := 0; i < params.Len(); i++ {
+		if !slices.Contains(static, i) && ContainsArray(params.At(i).Type()) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// resolveFunc finds the declaration or literal of a function expression.
+func (b *builder) resolveFunc(e ast.Expr) (ast.Node, *types.Func) {
+	e = ast.Unparen(e)
+	if lit, ok := e.(*ast.FuncLit); ok {
+		return lit, nil
+	}
+	var id *ast.Ident
+	switch e := e.(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	case *ast.IndexExpr: // explicit instantiation F[T]
+		return b.resolveFunc(e.X)
+	case *ast.IndexListExpr:
+		return b.resolveFunc(e.X)
+	default:
+		return nil, nil
+	}
+	switch obj := b.Info.Uses[id].(type) {
+	case *types.Func:
+		obj = obj.Origin()
+		if fd := b.decls[obj]; fd != nil {
+			return fd, obj
+		}
+		return nil, obj
+	case *types.Var:
+		if lit := b.lits[obj]; lit != nil {
+			return lit, nil
+		}
+	}
+	return nil, nil
+}
+
+// assignedVar returns the variable that call's value is assigned to, if any.
+func assignedVar(info *types.Info, call *ast.CallExpr, stack []ast.Node) types.Object {
+	if len(stack) == 0 {
+		return nil
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == len(p.Rhs) {
+			for i, r := range p.Rhs {
+				if id, ok := p.Lhs[i].(*ast.Ident); ok && r == call {
+					if obj := info.Defs[id]; obj != nil {
+						return obj
+					}
+					return info.Uses[id]
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		for i, v := range p.Values {
+			if v == call && i < len(p.Names) {
+				return info.Defs[p.Names[i]]
+			}
+		}
+	}
+	return nil
+}
+
+// staticArgnums reads jit.StaticArgnums(...) options with constant arguments.
+func staticArgnums(info *types.Info, args []ast.Expr) ([]int, *ast.CallExpr) {
+	for _, opt := range args[min(1, len(args)):] {
+		call, ok := ast.Unparen(opt).(*ast.CallExpr)
+		if !ok || JitFunc(info, call) != "StaticArgnums" {
+			continue
+		}
+		var out []int
+		for _, a := range call.Args {
+			if v := info.Types[a].Value; v != nil {
+				if n, ok := constant.Int64Val(v); ok {
+					out = append(out, int(n))
+				}
+			}
+		}
+		return out, call
+	}
+	return nil, nil
+}
+
+// addExternal records a call into another package with traced arguments.
+func (b *builder) addExternal(call *ast.CallExpr, callee *types.Func, params []int, in *Func) {
+	if len(params) == 0 || b.seen[call] {
+		return
+	}
+	b.seen[call] = true
+	b.External = append(b.External, &ExternalCall{Pos: call.Pos(), End: call.End(), Callee: callee, Params: params, In: in})
+}
+
+// findJittedCalls records the f.Call(...) calls of each jitted function.
+func (b *builder) findJittedCalls() {
+	byVar := map[types.Object]*Jitted{}
+	byCall := map[*ast.CallExpr]*Jitted{}
+	for _, j := range b.Jitted {
+		if j.Var != nil {
+			byVar[j.Var] = j
+		}
+		byCall[j.Call] = j
+	}
+	for _, f := range b.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Call" {
+				return true
+			}
+			switch x := ast.Unparen(sel.X).(type) {
+			case *ast.Ident:
+				if j := byVar[b.Info.Uses[x]]; j != nil {
+					j.Calls = append(j.Calls, call)
+				}
+			case *ast.CallExpr:
+				if j := byCall[x]; j != nil {
+					j.Calls = append(j.Calls, call)
+				}
+			}
+			return true
+		})
+	}
+}

@@ -1,0 +1,165 @@
+package traced
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// JitPath is the import path of the jit package whose API the analyzers know.
+const JitPath = "github.com/jitlint/jitlint/jit"
+
+// staticMethods are the Array methods that give static (trace-time known) values.
+var staticMethods = map[string]bool{
+	"Shape": true, "Dtype": true, "Ndim": true, "Size": true, "WeakType": true, "String": true,
+}
+
+// hostConversions maps the Array methods that copy a value to the host to the Go
+// type they produce (for messages).
+var hostConversions = map[string]string{
+	"Bool": "bool", "Item": "float64", "Int": "int",
+	"Float32s": "[]float32", "Float64s": "[]float64", "Int32s": "[]int32", "Bools": "[]bool",
+}
+
+// tracingEntryPoints are the jit functions whose function arguments are traced.
+var tracingEntryPoints = map[string]bool{
+	"Jit": true, "MakeJaxpr": true, "Cond": true, "Switch": true,
+	"Scan": true, "ScanN": true, "ForiLoop": true, "WhileLoop": true,
+}
+
+// IsJitPath reports whether path is the jit package (possibly vendored).
+func IsJitPath(path string) bool {
+	return path == JitPath || strings.HasSuffix(path, "/vendor/"+JitPath)
+}
+
+// ImportsJit reports whether pkg imports the jit package directly. Only such
+// packages can name jit.Array, so the analyzers skip all others.
+func ImportsJit(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if IsJitPath(imp.Path()) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsArray reports whether t is jit.Array.
+func IsArray(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Obj()
+	return obj.Name() == "Array" && obj.Pkg() != nil && IsJitPath(obj.Pkg().Path())
+}
+
+// ContainsArray reports whether t is jit.Array or a pytree that can hold one:
+// a pointer, slice, array or map of such, or a struct with such a field that
+// is not tagged `jit:"static"`.
+func ContainsArray(t types.Type) bool {
+	return containsArray(t, map[types.Type]bool{})
+}
+
+func containsArray(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if IsArray(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return containsArray(u.Elem(), seen)
+	case *types.Slice:
+		return containsArray(u.Elem(), seen)
+	case *types.Array:
+		return containsArray(u.Elem(), seen)
+	case *types.Map:
+		return containsArray(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if isStaticTag(u.Tag(i)) {
+				continue
+			}
+			if containsArray(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Tuple:
+		for i := 0; i < u.Len(); i++ {
+			if containsArray(u.At(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isStaticTag reports whether a struct tag marks a static pytree field.
+func isStaticTag(tag string) bool {
+	return reflect.StructTag(tag).Get("jit") == "static"
+}
+
+// JitFunc returns the name of the jit package-level function that call calls,
+// or "" if it calls something else.
+func JitFunc(info *types.Info, call *ast.CallExpr) string {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || !IsJitPath(fn.Pkg().Path()) {
+		return ""
+	}
+	if fn.Signature().Recv() != nil {
+		return ""
+	}
+	return fn.Name()
+}
+
+// ArrayMethod returns the name of the jit.Array method that call calls and its
+// receiver expression, or "" and nil.
+func ArrayMethod(info *types.Info, call *ast.CallExpr) (string, ast.Expr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return "", nil
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	if !ok {
+		return "", nil
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil || !IsArray(recv.Type()) {
+		return "", nil
+	}
+	return fn.Name(), sel.X
+}
+
+// HostConversion reports whether call is a host conversion (Bool, Item, Int,
+// Float32s, ...) of an Array and returns the receiver and the Go type it gives.
+func HostConversion(info *types.Info, call *ast.CallExpr) (recv ast.Expr, goType string, ok bool) {
+	name, x := ArrayMethod(info, call)
+	goType, ok = hostConversions[name]
+	if x == nil || !ok {
+		return nil, "", false
+	}
+	return x, goType, true
+}
+
+// JitImportName returns the name under which file imports the jit package, or
+// "" when it does not import it by a usable name.
+func JitImportName(file *ast.File) string {
+	for _, spec := range file.Imports {
+		if !IsJitPath(strings.Trim(spec.Path.Value, "\"`")) {
+			continue
+		}
+		if spec.Name == nil {
+			return "jit"
+		}
+		if spec.Name.Name == "_" || spec.Name.Name == "." {
+			return ""
+		}
+		return spec.Name.Name
+	}
+	return ""
+}

@@ -1,0 +1,345 @@
+package traced
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// Loops returns the for and range statements of stack whose body contains
+// the current node, innermost last, stopping at the enclosing function.
+func Loops(stack []ast.Node) []ast.Stmt {
+	var loops []ast.Stmt
+	for k := len(stack) - 1; k >= 0; k-- {
+		var body *ast.BlockStmt
+		switch s := stack[k].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			k = -1
+			continue
+		case *ast.ForStmt:
+			body = s.Body
+		case *ast.RangeStmt:
+			body = s.Body
+		default:
+			continue
+		}
+		if k+1 < len(stack) && stack[k+1] == body {
+			loops = append([]ast.Stmt{stack[k].(ast.Stmt)}, loops...)
+		}
+	}
+	return loops
+}
+
+// Loop answers which values change from one iteration of a loop to the next.
+type Loop struct {
+	Stmt     ast.Stmt
+	info     *types.Info
+	vars     map[types.Object]bool       // loop variables and variables assigned in the loop
+	defs     map[types.Object][]ast.Expr // values of variables declared in the body
+	visiting map[types.Object]bool
+}
+
+// NewLoop analyses a *ast.ForStmt or *ast.RangeStmt.
+func NewLoop(info *types.Info, stmt ast.Stmt) *Loop {
+	l := &Loop{Stmt: stmt, info: info, vars: map[types.Object]bool{}, defs: map[types.Object][]ast.Expr{}, visiting: map[types.Object]bool{}}
+	var body *ast.BlockStmt
+	switch s := stmt.(type) {
+	case *ast.RangeStmt:
+		body = s.Body
+		for _, e := range []ast.Expr{s.Key, s.Value} {
+			if id, ok := e.(*ast.Ident); ok {
+				l.markVar(id)
+			}
+		}
+	case *ast.ForStmt:
+		body = s.Body
+		if s.Post != nil {
+			l.scanAssignments(s.Post)
+		}
+	}
+	l.scanAssignments(body)
+	return l
+}
+
+func (l *Loop) markVar(id *ast.Ident) {
+	if obj := l.info.Defs[id]; obj != nil {
+		l.vars[obj] = true
+	} else if obj := l.info.Uses[id]; obj != nil {
+		l.vars[obj] = true
+	}
+}
+
+// scanAssignments records the variables assigned in n and the definitions made in it.
+func (l *Loop) scanAssignments(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range s.Lhs {
+				id := rootIdent(lhs)
+				if id == nil {
+					continue
+				}
+				if def := l.info.Defs[id]; def != nil && s.Tok == token.DEFINE {
+					if len(s.Lhs) == len(s.Rhs) {
+						l.defs[def] = append(l.defs[def], s.Rhs[i])
+					} else {
+						l.defs[def] = append(l.defs[def], s.Rhs...)
+					}
+					continue
+				}
+				l.markVar(id)
+			}
+		case *ast.IncDecStmt:
+			if id := rootIdent(s.X); id != nil {
+				l.markVar(id)
+			}
+		case *ast.ValueSpec:
+			for i, id := range s.Names {
+				if obj := l.info.Defs[id]; obj != nil && i < len(s.Values) {
+					l.defs[obj] = append(l.defs[obj], s.Values[i])
+				}
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{s.Key, s.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					l.markVar(id)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// Varies reports whether e may have a different value on each iteration.
+func (l *Loop) Varies(e ast.Expr) bool {
+	varies := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if varies {
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			varies = l.VariesVar(l.info.Uses[id])
+		}
+		return true
+	})
+	return varies
+}
+
+// VariesVar reports whether the variable may hold a different value on each iteration.
+func (l *Loop) VariesVar(obj types.Object) bool {
+	if obj == nil {
+		return false
+	}
+	if l.vars[obj] {
+		return true
+	}
+	if l.visiting[obj] {
+		return false
+	}
+	l.visiting[obj] = true
+	defer delete(l.visiting, obj)
+	for _, d := range l.defs[obj] {
+		if l.Varies(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// TripCount describes how many times a loop runs.
+type TripCount struct {
+	// N is the count when Known.
+	N     int64
+	Known bool
+	// Bound is the expression the count comes from when it is not known
+	// (the upper bound of a counting loop, the operand of range over an int).
+	Bound ast.Expr
+	// Structure is true for a range over a slice, array, map or string: its
+	// length is part of the program's structure (a pytree), fixed per compile.
+	Structure bool
+}
+
+// Trips computes the trip count of a for or range statement.
+func Trips(info *types.Info, stmt ast.Stmt) TripCount {
+	switch s := stmt.(type) {
+	case *ast.RangeStmt:
+		t := info.TypeOf(s.X)
+		if t == nil {
+			return TripCount{}
+		}
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			if n, ok := constInt(info, s.X); ok {
+				return TripCount{N: n, Known: true}
+			}
+			return TripCount{Bound: s.X}
+		}
+		if lit, ok := ast.Unparen(s.X).(*ast.CompositeLit); ok {
+			return TripCount{N: int64(len(lit.Elts)), Known: true, Structure: true}
+		}
+		switch t.Underlying().(type) {
+		case *types.Slice, *types.Array, *types.Map, *types.Basic, *types.Pointer:
+			return TripCount{Structure: true}
+		}
+	case *ast.ForStmt:
+		return forTrips(info, s)
+	}
+	return TripCount{}
+}
+
+// forTrips handles `for i := a; i < b; i++` and its <=, >, >= and -- forms.
+func forTrips(info *types.Info, s *ast.ForStmt) TripCount {
+	init, ok := s.Init.(*ast.AssignStmt)
+	cond, ok2 := s.Cond.(*ast.BinaryExpr)
+	if !ok || !ok2 || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return TripCount{}
+	}
+	id, ok := init.Lhs[0].(*ast.Ident)
+	if !ok {
+		return TripCount{}
+	}
+	v := info.Defs[id]
+	if v == nil {
+		v = info.Uses[id]
+	}
+	op, other := cond.Op, cond.Y
+	if cid, ok := cond.Y.(*ast.Ident); ok && info.Uses[cid] == v {
+		other = cond.X
+		op = map[token.Token]token.Token{token.LSS: token.GTR, token.LEQ: token.GEQ, token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
+	} else if cid, ok := cond.X.(*ast.Ident); !ok || info.Uses[cid] != v {
+		return TripCount{}
+	}
+	step := int64(0)
+	switch p := s.Post.(type) {
+	case *ast.IncDecStmt:
+		step = map[token.Token]int64{token.INC: 1, token.DEC: -1}[p.Tok]
+	case *ast.AssignStmt:
+		if n, ok := constInt(info, p.Rhs[0]); ok && len(p.Rhs) == 1 {
+			step = map[token.Token]int64{token.ADD_ASSIGN: n, token.SUB_ASSIGN: -n}[p.Tok]
+		}
+	}
+	if step == 0 {
+		return TripCount{Bound: other}
+	}
+	start, ok1 := constInt(info, init.Rhs[0])
+	end, ok2 := constInt(info, other)
+	if !ok1 || !ok2 {
+		if step > 0 {
+			return TripCount{Bound: other}
+		}
+		return TripCount{Bound: init.Rhs[0]}
+	}
+	var n int64
+	switch op {
+	case token.LSS:
+		n = ceilDiv(end-start, step)
+	case token.LEQ:
+		n = ceilDiv(end-start+1, step)
+	case token.GTR:
+		n = ceilDiv(start-end, -step)
+	case token.GEQ:
+		n = ceilDiv(start-end+1, -step)
+	default:
+		return TripCount{}
+	}
+	return TripCount{N: max(n, 0), Known: true}
+}
+
+func ceilDiv(a, b int64) int64 {
+	if b <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}
+
+// constInt returns the value of a constant integer expression.
+func constInt(info *types.Info, e ast.Expr) (int64, bool) {
+	v := info.Types[e].Value
+	if v == nil {
+		return 0, false
+	}
+	return constant.Int64Val(constant.ToInt(v))
+}
+
+// MaxInt returns the largest value that e takes where it is evaluated: its
+// value if it is a constant, or the last value of the counter of an
+// enclosing counting loop (or of a range over an int or a literal of
+// constants). stack is the path to e.
+func MaxInt(info *types.Info, e ast.Expr, stack []ast.Node) (int64, bool) {
+	if n, ok := constInt(info, e); ok {
+		return n, true
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	v := info.Uses[id]
+	for _, loop := range Loops(stack) {
+		switch s := loop.(type) {
+		case *ast.ForStmt:
+			init, ok := s.Init.(*ast.AssignStmt)
+			if !ok || len(init.Lhs) != 1 {
+				continue
+			}
+			if lid, ok := init.Lhs[0].(*ast.Ident); !ok || info.Defs[lid] != v {
+				continue
+			}
+			if assignedIn(info, s.Body, v) {
+				return 0, false
+			}
+			tc := forTrips(info, s)
+			start, ok := constInt(info, init.Rhs[0])
+			if !tc.Known || !ok {
+				return 0, false
+			}
+			if inc, ok := s.Post.(*ast.IncDecStmt); ok && inc.Tok == token.DEC {
+				return start, true
+			}
+			return start + max(tc.N-1, 0), true
+		case *ast.RangeStmt:
+			if kid, ok := s.Key.(*ast.Ident); ok && info.Defs[kid] == v {
+				if tc := Trips(info, s); tc.Known {
+					return max(tc.N-1, 0), true
+				}
+				return 0, false
+			}
+			if vid, ok := s.Value.(*ast.Ident); ok && info.Defs[vid] == v {
+				lit, ok := ast.Unparen(s.X).(*ast.CompositeLit)
+				if !ok {
+					return 0, false
+				}
+				var best int64
+				for _, elt := range lit.Elts {
+					n, ok := constInt(info, elt)
+					if !ok {
+						return 0, false
+					}
+					best = max(best, n)
+				}
+				return best, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// assignedIn reports whether v is assigned in n.
+func assignedIn(info *types.Info, n ast.Node, v types.Object) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range s.Lhs {
+				if id := rootIdent(l); id != nil && info.Uses[id] == v {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id := rootIdent(s.X); id != nil && info.Uses[id] == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

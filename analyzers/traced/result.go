@@ -1,0 +1,150 @@
+package traced
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Func is a traced function: a declaration or a literal.
+type Func struct {
+	// Node is the *ast.FuncDecl or *ast.FuncLit.
+	Node ast.Node
+	// Body is the function body.
+	Body *ast.BlockStmt
+	// Name describes the function in messages ("F", "func literal").
+	Name string
+	// Origin is the position that made the function traced (a jit.Jit call,
+	// a call with traced arguments, a //jit:traced comment).
+	Origin token.Pos
+	// Why explains Origin ("F is traced by this jit.Jit call").
+	Why string
+	// Params are the parameters in order (nil entries for unnamed ones).
+	Params []*types.Var
+	// Static maps the static parameters (StaticArgnums) to their index.
+	Static map[*types.Var]int
+	// Jitted is the jit.Jit wrapper that traces this function, if any.
+	Jitted []*Jitted
+}
+
+// Jitted is a jit.Jit call whose result is kept in a variable (or called at once).
+type Jitted struct {
+	// Call is the jit.Jit call.
+	Call *ast.CallExpr
+	// Var is the variable that holds the result (nil when called at once).
+	Var types.Object
+	// Target is the traced function when it is in this package (or nil).
+	Target *Func
+	// TargetObj is the function object passed to jit.Jit (or nil for literals).
+	TargetObj *types.Func
+	// Static are the StaticArgnums indexes.
+	Static []int
+	// StaticOpt is the jit.StaticArgnums call (or nil).
+	StaticOpt *ast.CallExpr
+	// Calls are the f.Call(...) calls of the jitted function.
+	Calls []*ast.CallExpr
+}
+
+// IsStatic reports whether argument i is static.
+func (j *Jitted) IsStatic(i int) bool {
+	for _, s := range j.Static {
+		if s == i {
+			return true
+		}
+	}
+	return false
+}
+
+// ExternalCall is a call in traced code of a function of another package
+// with traced arguments, or a jit entry point given another package's
+// function. Analyzers check it against the callee's facts.
+type ExternalCall struct {
+	// Pos and End delimit the call.
+	Pos, End token.Pos
+	// Callee is the called (or traced) function.
+	Callee *types.Func
+	// Params are the indexes of the callee's parameters that receive traced values.
+	Params []int
+	// In is the traced function that contains the call (nil for entry points in eager code).
+	In *Func
+}
+
+// HasParam reports whether parameter i receives a traced value.
+func (c *ExternalCall) HasParam(i int) bool {
+	for _, p := range c.Params {
+		if p == i {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is what the traced analyzer computes for one package. A nil
+// *Result means the package does not import jit.
+type Result struct {
+	// Info and Fset are the package's type information and file set.
+	Info *types.Info
+	Fset *token.FileSet
+	// Files are the package's files.
+	Files []*ast.File
+	// Funcs are the traced functions, in source order.
+	Funcs []*Func
+	// Jitted are the jit.Jit calls of the package, in source order.
+	Jitted []*Jitted
+	// External are the calls into other packages from traced code.
+	External []*ExternalCall
+
+	tainted map[types.Object]bool
+	byNode  map[ast.Node]*Func
+	decls   map[*types.Func]*ast.FuncDecl
+	lits    map[types.Object]*ast.FuncLit
+}
+
+// FuncOf returns the traced function for a *ast.FuncDecl or *ast.FuncLit, or nil.
+func (r *Result) FuncOf(n ast.Node) *Func { return r.byNode[n] }
+
+// IsTracedVar reports whether the variable holds a traced value.
+func (r *Result) IsTracedVar(obj types.Object) bool { return r.tainted[obj] }
+
+// File returns the file that contains pos.
+func (r *Result) File(pos token.Pos) *ast.File {
+	for _, f := range r.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// Walk calls visit for every node of fn's body in depth-first order, with
+// the stack of enclosing nodes (outermost first, the node itself excluded).
+// Nested function literals that are traced functions of their own are
+// skipped: they are visited as Funcs themselves. visit returns false to
+// skip a node's children.
+func (r *Result) Walk(fn *Func, visit func(n ast.Node, stack []ast.Node) bool) {
+	var stack []ast.Node
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if lit, ok := n.(*ast.FuncLit); ok && r.byNode[lit] != nil && r.byNode[lit] != fn {
+			return false
+		}
+		if !visit(n, stack) {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+}
+
+// Related returns related information that points at what made fn traced.
+func (fn *Func) Related() []analysis.RelatedInformation {
+	if !fn.Origin.IsValid() {
+		return nil
+	}
+	return []analysis.RelatedInformation{{Pos: fn.Origin, End: fn.Origin, Message: fn.Why}}
+}

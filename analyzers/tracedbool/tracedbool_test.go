@@ -1,0 +1,20 @@
+package tracedbool_test
+
+import (
+	"testing"
+
+	"github.com/jitlint/jitlint/analyzers/internal/fixturetest"
+	"github.com/jitlint/jitlint/analyzers/tracedbool"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestTracedBool(t *testing.T) {
+	dir := fixturetest.Dir(t)
+	analysistest.Run(t, dir, tracedbool.Analyzer, "tracedbool/a", "tracedbool/helpers", "tracedbool/cross")
+}
+
+func TestTracedBoolFixes(t *testing.T) {
+	dir := fixturetest.Dir(t)
+	analysistest.RunWithSuggestedFixes(t, dir, tracedbool.Analyzer, "tracedbool/a")
+	fixturetest.BuildGolden(t, dir, "tracedbool/a")
+}
