@@ -14,16 +14,18 @@ const (
 	npEdgeItems = 3    // items shown at each end of a summarised axis
 )
 
-// String formats the buffer as numpy's str(np.asarray(x)) does with the
-// default print options: scalars as 2.0 / 3 / True, arrays in brackets with
-// elements padded to a common width ([0.  0.5 1. ], [1 2 3], [ True False]),
-// one row per line for 2-D arrays, [] when empty, lines wrapped at 75 columns, and arrays of
-// more than 1000 elements summarised with "..." keeping 3 items at each end
-// of every axis. Floats print the shortest digits that identify the value at
-// the buffer's precision, at most 8 after the point, switching to scientific
-// notation for all elements when a nonzero magnitude is ≥ 1e8 or < 1e-4 or
-// the largest is more than 1000 times the smallest. bfloat16 elements print
-// unpadded with six significant digits, as numpy prints ml_dtypes values.
+// String formats the buffer as numpy's (≥ 2.3) str(np.asarray(x)) does
+// with the default print options: scalars as 2.0 / 3 / True; arrays in
+// brackets with elements padded to a common width ([0.  0.5 1. ], [1 2 3],
+// [ True False]), one row per line for 2-D arrays, [] when empty, lines
+// wrapped at 75 columns, and arrays of more than 1000 elements summarised
+// with "..." keeping 3 items at each end of every axis. Floats print the
+// shortest digits that identify the value at the buffer's precision, at most
+// 8 after the point, switching all elements to scientific notation when a
+// nonzero magnitude is below 1e-4 or at least 1e8 (float64), 1e6 (float32)
+// or 1e3 (float16), or the largest is more than 1000 times the smallest.
+// bfloat16 elements print unpadded with six significant digits, as numpy
+// prints ml_dtypes values.
 func (b *Buffer) String() string {
 	if len(b.Shape) == 0 {
 		return b.scalarString()
@@ -67,7 +69,7 @@ func (b *Buffer) scalarString() string {
 	if neg {
 		s = "-"
 	}
-	if v == 0 || (math.Abs(v) >= 1e-4 && math.Abs(v) < 1e16) {
+	if v == 0 || (math.Abs(v) >= 1e-4 && math.Abs(v) < maxPositional(b.DType, 1e16)) {
 		return s + positional(digits, exp)
 	}
 	s += digits[:1]
@@ -75,6 +77,19 @@ func (b *Buffer) scalarString() string {
 		s += "." + digits[1:]
 	}
 	return s + expSuffix(exp, 2)
+}
+
+// maxPositional is the magnitude from which numpy (≥ 2.3) prints values of
+// dtype dt in scientific notation: 1e3 for float16, 1e6 for float32, and
+// limit64 for float64 (1e16 for scalars, 1e8 in arrays).
+func maxPositional(dt DType, limit64 float64) float64 {
+	switch dt {
+	case Float16:
+		return 1e3
+	case Float32:
+		return 1e6
+	}
+	return limit64
 }
 
 // arrayFormatter lays out an n-d buffer like numpy's _formatArray.
@@ -251,7 +266,7 @@ func newFloatFormat(vals []float64, dt DType) *floatFormat {
 		if dt != Float64 {
 			ratio = float64(float32(maxAbs) / float32(minAbs))
 		}
-		ff.sci = maxAbs >= 1e8 || minAbs < 1e-4 || ratio > 1000
+		ff.sci = maxAbs >= maxPositional(dt, 1e8) || minAbs < 1e-4 || ratio > 1000
 	}
 	for _, v := range finite {
 		if ff.sci {

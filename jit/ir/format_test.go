@@ -67,6 +67,13 @@ func TestBufferStringMatchesNumpy(t *testing.T) {
 		{"scalar int", ScalarBuffer(Int32, 3), "3"},
 		{"scalar bool", ScalarBuffer(Bool, 1), "True"},
 		{"float16", buf(Float16, []int{2}, 0.1, 1), "[0.1 1. ]"},
+		{"float32 cutoff", buf(Float32, []int{2}, 1e6, 2e6), "[1.e+06 2.e+06]"},
+		{"float32 below cutoff", buf(Float32, []int{1}, 999999), "[999999.]"},
+		{"float64 cutoff", buf(Float64, []int{2}, 1e6, 2e6), "[1000000. 2000000.]"},
+		{"float16 cutoff", buf(Float16, []int{1}, 1000), "[1.e+03]"},
+		{"scalar f32 cutoff", ScalarBuffer(Float32, 1e6), "1e+06"},
+		{"scalar f32 below cutoff", ScalarBuffer(Float32, 123456), "123456.0"},
+		{"scalar f16 cutoff", ScalarBuffer(Float16, 1000), "1e+03"},
 		{"bfloat16", buf(BFloat16, []int{3}, 0.1, 1, 300), "[0.100098 1 300]"},
 		{"scalar bfloat16", ScalarBuffer(BFloat16, 0.01), "0.0100098"},
 	}
