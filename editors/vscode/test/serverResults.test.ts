@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import {
+  formatCompileCost,
+  formatMs,
+  parseCompileCostResult,
+  parseFunctionArgument,
+  parseShowJaxprResult,
+  renderJaxprDocument,
+} from '../src/serverResults';
+
+const jaxpr = '{ lambda ; a:f32[1000000]. let b:f32[1000000] = sin a in (b,) }';
+
+test('a showJaxpr result becomes a document with a header line', () => {
+  const result = parseShowJaxprResult({ function: 'Heavy', signature: 'f32[1000000]', jaxpr, eqns: 1, extra: 1 });
+  assert.equal(renderJaxprDocument(result), `# Heavy(f32[1000000]) · 1 equation\n${jaxpr}\n`);
+  assert.equal(renderJaxprDocument({ ...result, eqns: 61, jaxpr: 'x\n' }), '# Heavy(f32[1000000]) · 61 equations\nx\n');
+});
+
+test('malformed results name the command and the bad field', () => {
+  assert.throws(() => parseShowJaxprResult(null), /jitls.showJaxpr returned null, not an object/);
+  assert.throws(
+    () => parseShowJaxprResult({ function: 'F', signature: 's', jaxpr: 1, eqns: 1 }),
+    /jitls.showJaxpr returned no string "jaxpr" \(got 1\)/,
+  );
+  assert.throws(() => parseCompileCostResult({ function: 'F' }), /jitls.measureCompileCost returned no string "signature"/);
+});
+
+test('a compile-cost result is summarised on one line', () => {
+  const result = parseCompileCostResult({
+    function: 'Heavy',
+    signature: 'f32[1000000]',
+    backend: 'cpu',
+    device: 'cpu:0',
+    traceMs: 1.2,
+    lowerMs: 0.3,
+    compileMs: 41.23,
+    firstCallMs: 123.4,
+    cachedCallMs: 0.031,
+  });
+  assert.equal(
+    formatCompileCost(result),
+    'Heavy(f32[1000000]) on cpu (cpu:0): trace 1.20 ms · lower 0.300 ms · compile 41.2 ms · first call 123 ms · cached call 0.031 ms',
+  );
+  assert.match(formatCompileCost({ ...result, device: '' }), /^Heavy\(f32\[1000000\]\) on cpu: /);
+});
+
+test('formatMs keeps about three significant digits', () => {
+  assert.equal(formatMs(0.0312), '0.031 ms');
+  assert.equal(formatMs(4.5), '4.50 ms');
+  assert.equal(formatMs(41.23), '41.2 ms');
+  assert.equal(formatMs(1234.5), '1235 ms');
+  assert.equal(formatMs(Number.NaN), 'NaN ms');
+});
+
+test('command arguments are {uri, function} objects', () => {
+  assert.deepEqual(parseFunctionArgument([{ uri: 'file:///a.go', function: 'F' }]), { uri: 'file:///a.go', function: 'F' });
+  assert.equal(parseFunctionArgument([]), undefined);
+  assert.equal(parseFunctionArgument(['F']), undefined);
+  assert.equal(parseFunctionArgument([{ uri: 'file:///a.go' }]), undefined);
+});
