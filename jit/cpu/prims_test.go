@@ -1,0 +1,185 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+var allDTypes = []ir.DType{ir.Float32, ir.Float64, ir.BFloat16, ir.Float16, ir.Int32, ir.Int64, ir.Bool}
+
+// special values cycled through test inputs: ordinary, tiny, huge and
+// non-finite arguments.
+var floatVals = []float64{0, math.Copysign(0, -1), 1, -1.5, 2.5, 3, 1e-30, 1e-40, 1e6, -1e6, 1e30, 65504, 70000,
+	math.Inf(1), math.Inf(-1), math.NaN(), 0.5, 100, -7.25, 1e-5, 123456.7, 0.999, -3, 8}
+var intVals = []float64{0, 1, -1, 7, -7, math.MaxInt32, math.MinInt32, 100, 3, -100, 2, 31, 5, 12345}
+
+// testInput returns n values of dtype dt cycling through the special
+// values, starting at offset.
+func testInput(dt ir.DType, n, offset int, shape ...int) *ir.Buffer {
+	if shape == nil {
+		shape = []int{n}
+	}
+	b := ir.NewBuffer(dt, shape)
+	for i := 0; i < b.Len(); i++ {
+		j := i + offset
+		switch {
+		case dt.IsFloat():
+			v := floatVals[j%len(floatVals)]
+			if j >= len(floatVals) && !math.IsInf(v, 0) && v == v {
+				v *= 1 + float64(j%13)/7 // more distinct values past the specials
+			}
+			b.Set(i, v)
+		case dt.IsInt():
+			b.Set(i, intVals[j%len(intVals)]+float64(j/len(intVals)%5))
+		default:
+			b.Set(i, float64((j*7/3)%2))
+		}
+	}
+	return b
+}
+
+const testN = 2*2048 + 77 // more than one block, with a ragged tail
+
+func TestUnaryAllDTypes(t *testing.T) {
+	prims := []string{ir.Neg, ir.Sign, ir.Abs, ir.Sin, ir.Cos, ir.Tan, ir.Tanh, ir.Exp, ir.Log, ir.Log1p,
+		ir.Expm1, ir.Sqrt, ir.Rsqrt, ir.Floor, ir.Ceil, ir.Logistic, ir.Not, ir.IntegerPow}
+	for _, dt := range allDTypes {
+		for _, prim := range prims {
+			t.Run(fmt.Sprintf("%s_%s", prim, dt), func(t *testing.T) {
+				for _, y := range []int{0, 2, 3, -2} {
+					if prim != ir.IntegerPow && y != 0 {
+						continue
+					}
+					var b jb
+					x := b.in(av(dt, testN))
+					var p ir.Params
+					if prim == ir.IntegerPow {
+						p = ir.Params{"y": y}
+					}
+					out := b.op(prim, av(dt, testN), p, x)
+					checkAgainstEval(t, b.ret(out), []*ir.Buffer{testInput(dt, testN, 0)}, 0)
+				}
+			})
+		}
+	}
+}
+
+func TestBinaryAllDTypes(t *testing.T) {
+	prims := []string{ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Pow, ir.Max, ir.Min, ir.Rem, ir.And, ir.Or,
+		ir.Gt, ir.Ge, ir.Lt, ir.Le, ir.Eq, ir.Ne}
+	for _, dt := range allDTypes {
+		for _, prim := range prims {
+			t.Run(fmt.Sprintf("%s_%s", prim, dt), func(t *testing.T) {
+				odt := dt
+				if ir.IsCompare(prim) {
+					odt = ir.Bool
+				}
+				// array op array
+				var b jb
+				x, y := b.in(av(dt, testN)), b.in(av(dt, testN))
+				checkAgainstEval(t, b.ret(b.op(prim, av(odt, testN), nil, x, y)),
+					[]*ir.Buffer{testInput(dt, testN, 0), testInput(dt, testN, 5)}, 0)
+				// literal op array, array op 0-d input
+				var c jb
+				x = c.in(av(dt, testN))
+				s := c.in(av(dt))
+				l := c.op(prim, av(odt, testN), nil, lit(dt, 3), x)
+				r := c.op(prim, av(odt, testN), nil, x, s)
+				checkAgainstEval(t, c.ret(l, r), []*ir.Buffer{testInput(dt, testN, 0), testInput(dt, 1, 4, []int{}...)}, 0)
+			})
+		}
+	}
+}
+
+func TestConvertAllPairs(t *testing.T) {
+	for _, from := range allDTypes {
+		for _, to := range allDTypes {
+			var b jb
+			x := b.in(av(from, testN))
+			out := b.op(ir.ConvertElementType, av(to, testN), ir.Params{"new_dtype": to, "weak_type": false}, x)
+			t.Run(fmt.Sprintf("%s_to_%s", from, to), func(t *testing.T) {
+				checkAgainstEval(t, b.ret(out), []*ir.Buffer{testInput(from, testN, 0)}, 0)
+			})
+		}
+	}
+}
+
+func TestSelectClampIotaBroadcast(t *testing.T) {
+	for _, dt := range allDTypes {
+		t.Run(dt.String(), func(t *testing.T) {
+			// select_n with a bool predicate, and with an int32 index over 3 cases.
+			var b jb
+			p := b.in(av(ir.Bool, testN))
+			k := b.in(av(ir.Int32, testN))
+			x, y := b.in(av(dt, testN)), b.in(av(dt, testN))
+			s2 := b.op(ir.SelectN, av(dt, testN), nil, p, x, y)
+			s3 := b.op(ir.SelectN, av(dt, testN), nil, k, x, y, s2)
+			cl := b.op(ir.Clamp, av(dt, testN), nil, lit(dt, 0), s3, lit(dt, 5))
+			idx := testInput(ir.Int32, testN, 0)
+			checkAgainstEval(t, b.ret(s2, s3, cl), []*ir.Buffer{testInput(ir.Bool, testN, 0), idx,
+				testInput(dt, testN, 0), testInput(dt, testN, 3)}, 0)
+			// broadcast of a 0-d input and of a literal, stored and not stored.
+			var c jb
+			z := c.in(av(dt))
+			bz := c.op(ir.BroadcastInDim, av(dt, 7, 300), ir.Params{"shape": []int{7, 300}, "broadcast_dimensions": []int{}}, z)
+			bl := c.op(ir.BroadcastInDim, av(dt, 7, 300), ir.Params{"shape": []int{7, 300}, "broadcast_dimensions": []int{}}, lit(dt, 1))
+			m := c.op(ir.Max, av(dt, 7, 300), nil, bz, bl)
+			checkAgainstEval(t, c.ret(bz, m), []*ir.Buffer{testInput(dt, 1, 3, []int{}...)}, 0)
+			if dt == ir.Bool {
+				return
+			}
+			for dim := 0; dim < 2; dim++ {
+				var d jb
+				io := d.op(ir.Iota, av(dt, 7, 300), ir.Params{"dtype": dt, "shape": []int{7, 300}, "dimension": dim})
+				checkAgainstEval(t, d.ret(io), nil, 0)
+			}
+		})
+	}
+}
+
+func TestReductions(t *testing.T) {
+	for _, dt := range allDTypes {
+		for _, prim := range []string{ir.ReduceSum, ir.ReduceMax, ir.ReduceMin} {
+			for _, axes := range [][]int{{1}, {0, 1}, {0}, {}} {
+				t.Run(fmt.Sprintf("%s_%s_%v", prim, dt, axes), func(t *testing.T) {
+					shape := []int{30, 170}
+					var out []int
+					for d, n := range shape {
+						if !containsInt(axes, d) {
+							out = append(out, n)
+						}
+					}
+					var b jb
+					x := b.in(av(dt, shape...))
+					pre := x
+					if dt != ir.Bool {
+						pre = b.op(ir.Abs, av(dt, shape...), nil, x)
+					}
+					r := b.op(prim, av(dt, out...), ir.Params{"axes": axes}, pre)
+					checkAgainstEval(t, b.ret(r, pre), []*ir.Buffer{testInput(dt, 0, 2, shape...)}, 0)
+				})
+			}
+		}
+	}
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func TestEmptyArrays(t *testing.T) {
+	var b jb
+	x := b.in(av(ir.Float32, 3, 0))
+	e := b.op(ir.Exp, av(ir.Float32, 3, 0), nil, x)
+	s := b.op(ir.ReduceSum, av(ir.Float32, 3), ir.Params{"axes": []int{1}}, e)
+	m := b.op(ir.ReduceMax, av(ir.Float32, 3), ir.Params{"axes": []int{1}}, x)
+	checkAgainstEval(t, b.ret(s, m, e), []*ir.Buffer{ir.NewBuffer(ir.Float32, []int{3, 0})}, 0)
+}
