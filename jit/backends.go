@@ -1,0 +1,5 @@
+package jit
+
+import (
+	_ "github.com/jitlint/jitlint/jit/cpu" // registers the "cpu" backend
+)

@@ -1,0 +1,17 @@
+// Package jit is a tracing JIT in the style of JAX's jax.jit.
+//
+// A Go function over Arrays is traced with abstract values (shape + dtype),
+// recorded as a jaxpr (package ir), lowered and compiled by a backend (CPU by
+// default, GPU when a CUDA device works), and the executable is cached per
+// input signature: pytree structure, shapes, dtypes, weak types, static
+// argument values and backend.
+//
+//	heavy := jit.Jit(Heavy)
+//	y := heavy.Call(jit.Arange(1_000_000, jit.Float32)).BlockUntilReady()
+//
+// Host control flow on traced values is an error at trace time (as in JAX);
+// use Where, Cond, Switch, Scan, ScanN, ForiLoop and WhileLoop, which are
+// recorded as real primitives and never unrolled. The AOT API (Trace, Lower,
+// Compile) exposes each phase; MakeJaxpr prints a function's jaxpr exactly
+// as JAX prints it.
+package jit
