@@ -109,4 +109,3 @@ func goNumber(x any) bool {
 	}
 	return false
 }
-

@@ -21,10 +21,10 @@ type Func[F any] struct {
 // Stats counts a jitted function's traces, compiles and cache hits, and
 // times its phases (totals and the last of each).
 type Stats struct {
-	Traces, Compiles, Hits                           int
-	TraceTime, LowerTime, CompileTime                time.Duration
-	LastTraceTime, LastLowerTime, LastCompileTime    time.Duration
-	ExecuteTime, LastExecuteTime                     time.Duration
+	Traces, Compiles, Hits                        int
+	TraceTime, LowerTime, CompileTime             time.Duration
+	LastTraceTime, LastLowerTime, LastCompileTime time.Duration
+	ExecuteTime, LastExecuteTime                  time.Duration
 }
 
 // funcCore is the untyped machinery behind Func, Jit and MakeJaxpr.

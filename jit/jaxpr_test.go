@@ -164,3 +164,172 @@ func TestJaxprMatchesJAX(t *testing.T) {
 		})
 	}
 }
+
+// pjitSquare is jitted once and called twice inside g: JAX shares its jaxpr
+// and hoists it (R8).
+var square = jit.Jit(func(x jit.Array) jit.Array { return x.Pow(2) }, jit.Name("<lambda>"))
+
+var innerFn = jit.Jit(func(x jit.Array) jit.Array { return x.Add(1.0) }, jit.Name("inner_fn"))
+
+var outerFn = jit.Jit(func(x jit.Array) jit.Array {
+	return innerFn.Call(x).Add(innerFn.Call(x))
+}, jit.Name("outer_fn"))
+
+var moreCases = []jaxprCase{
+	{
+		// R8: g = jit(lambda x: f(x) + f(x)) with f = jit(lambda x: x**2), on f32[1]
+		name: "R8_nested_jit_shared",
+		fn: func(x jit.Array) jit.Array {
+			g := jit.Jit(func(x jit.Array) jit.Array { return square.Call(x).Add(square.Call(x)) }, jit.Name("<lambda>"))
+			return g.Call(x)
+		}, args: []any{jit.FromSlice([]float32{4.2})},
+		want: `let lambda = { lambda ; a:f32[1]. let b:f32[1] = integer_pow[y=2] a in (b,) } in
+{ lambda ; c:f32[1]. let
+    d:f32[1] = jit[
+      name=<lambda>
+      jaxpr={ lambda ; c:f32[1]. let
+          e:f32[1] = jit[name=<lambda> jaxpr=lambda] c
+          f:f32[1] = jit[name=<lambda> jaxpr=lambda] c
+          d:f32[1] = add e f
+        in (d,) }
+    ] c
+  in (d,) }`,
+	},
+	{
+		// R9: lambda x: outer_fn(x) + outer_fn(x), nested shared jaxprs
+		name: "R9_nested_shared", fn: func(x jit.Array) jit.Array {
+			return outerFn.Call(x).Add(outerFn.Call(x))
+		}, args: []any{jit.FromSlice([]float32{1})},
+		want: `let outer_fn = { lambda ; a:f32[1]. let
+    b:f32[1] = jit[name=inner_fn jaxpr=inner_fn] a
+    c:f32[1] = jit[name=inner_fn jaxpr=inner_fn] a
+    d:f32[1] = add b c
+  in (d,) } in
+let inner_fn = { lambda ; e:f32[1]. let f:f32[1] = add e 1.0:f32[] in (f,) } in
+{ lambda ; g:f32[1]. let
+    h:f32[1] = jit[name=outer_fn jaxpr=outer_fn] g
+    i:f32[1] = jit[name=outer_fn jaxpr=outer_fn] g
+    j:f32[1] = add h i
+  in (j,) }`,
+	},
+	{
+		// R11 (typed-literal form): while_loop(lambda c: c[0] < 1000, lambda c: (c[0]+1, c[1]*c[1]), (0, x)); returns a copy of x
+		name: "R11_while_unused_outputs", fn: func(x jit.Array) jit.Array {
+			type carry struct {
+				I any
+				X jit.Array
+			}
+			jit.WhileLoop(func(c carry) jit.Array { return c.I.(jit.Array).Lt(1000) },
+				func(c carry) carry { return carry{c.I.(jit.Array).Add(1), c.X.Mul(c.X)} },
+				carry{0, x})
+			return x.Neg()
+		}, args: []any{jit.FromSlice([]float32{1.1, -1.1})},
+		want: `{ lambda ; a:f32[2]. let
+    _:i32[] _:f32[2] = while[
+      body_jaxpr={ lambda ; b:i32[] c:f32[2]. let
+          d:i32[] = add b 1:i32[]
+          e:f32[2] = mul c c
+        in (d, e) }
+      body_nconsts=0
+      cond_jaxpr={ lambda ; f:i32[] g:f32[2]. let
+          h:bool[] = lt f 1000:i32[]
+        in (h,) }
+      cond_nconsts=0
+    ] 0:i32[] a
+    i:f32[2] = neg a
+  in (i,) }`,
+	},
+	{
+		// switch(i, [x-3, x+3, x*3], x): the index is clamped into range
+		name: "switch_clamp", fn: func(i, x jit.Array) jit.Array {
+			return jit.Switch(i, []func(jit.Array) jit.Array{
+				func(x jit.Array) jit.Array { return x.Sub(3.) },
+				func(x jit.Array) jit.Array { return x.Add(3.) },
+				func(x jit.Array) jit.Array { return x.Mul(3.) },
+			}, x)
+		}, args: []any{jit.Scalar(int32(1)), jit.Spec(jit.Float32, 3)},
+		want: `{ lambda ; a:i32[] b:f32[3]. let
+    c:i32[] = clamp 0:i32[] a 2:i32[]
+    d:f32[3] = cond[
+      branches=(
+        { lambda ; e:f32[3]. let f:f32[3] = sub e 3.0:f32[] in (f,) }
+        { lambda ; g:f32[3]. let h:f32[3] = add g 3.0:f32[] in (h,) }
+        { lambda ; i:f32[3]. let j:f32[3] = mul i 3.0:f32[] in (j,) }
+      )
+    ] c b
+  in (d,) }`,
+	},
+	{
+		// fori_loop(0, 10, lambda i, x: x * 2., x) with static bounds → scan
+		name: "fori_static_scan", fn: func(x jit.Array) jit.Array {
+			return jit.ForiLoop(0, 10, func(i, c jit.Array) jit.Array { return c.Mul(2.) }, x)
+		}, args: []any{jit.Spec(jit.Float32, 3)},
+		want: `{ lambda ; a:f32[3]. let
+    _:i32[] b:f32[3] = scan[
+      jaxpr={ lambda ; c:i32[] d:f32[3]. let
+          e:i32[] = add c 1:i32[]
+          f:f32[3] = mul d 2.0:f32[]
+        in (e, f) }
+      length=10
+      num_carry=2
+      num_consts=0
+      reverse=False
+      unroll=1
+    ] 0:i32[] a
+  in (b,) }`,
+	},
+	{
+		// jnp.where(x > 0, x, 0.) — one select_n (deliberate difference from JAX's jit[name=_where])
+		name: "where_broadcast_literal", fn: func(x jit.Array) jit.Array { return jit.Where(x.Gt(0.), x, 0.0) },
+		args: []any{jit.Spec(jit.Float32, 5)},
+		want: `{ lambda ; a:f32[5]. let
+    b:bool[5] = gt a 0.0:f32[]
+    c:f32[5] = broadcast_in_dim 0.0:f32[]
+    d:f32[5] = select_n b c a
+  in (d,) }`,
+	},
+	{
+		// x[None,:] + y[:,None]-style broadcasting: f32[3] + f32[2,1]
+		name: "broadcasting", fn: func(x, y jit.Array) jit.Array { return x.Add(y) },
+		args: []any{jit.Spec(jit.Float32, 3), jit.Spec(jit.Float32, 2, 1)},
+		want: `{ lambda ; a:f32[3] b:f32[2,1]. let
+    c:f32[2,3] = broadcast_in_dim[broadcast_dimensions=(1,)] a
+    d:f32[2,3] = broadcast_in_dim[broadcast_dimensions=(0, 1)] b
+    e:f32[2,3] = add c d
+  in (e,) }`,
+	},
+	{
+		// a captured non-scalar constant becomes a constvar before ';'
+		name: "captured_constant", fn: func(x jit.Array) jit.Array { return x.Mul(weights) },
+		args: []any{jit.Spec(jit.Float32, 3)},
+		want: `{ lambda a:f32[3]; b:f32[3]. let c:f32[3] = mul b a in (c,) }`,
+	},
+	{
+		// integer_pow, mean and max reductions
+		name: "reductions", fn: func(x jit.Array) (jit.Array, jit.Array) {
+			return x.Pow(2).Mean(), x.MaxReduce(1)
+		}, args: []any{jit.Spec(jit.Float32, 2, 4)},
+		want: `{ lambda ; a:f32[2,4]. let
+    b:f32[2,4] = integer_pow[y=2] a
+    c:f32[] = reduce_sum[axes=(0, 1) out_sharding=None] b
+    d:f32[] = div c 8.0:f32[]
+    e:f32[2] = reduce_max[axes=(1,) out_sharding=None] a
+  in (d, e) }`,
+	},
+}
+
+var weights = jit.FromSlice([]float32{1, 2, 3})
+
+func TestJaxprMatchesJAXMore(t *testing.T) {
+	for _, c := range moreCases {
+		t.Run(c.name, func(t *testing.T) {
+			cj, err := jit.MakeJaxpr(c.fn, c.opts...)(c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cj.String(); got != c.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
+	}
+}
