@@ -110,3 +110,12 @@ func TestBadParams(t *testing.T) {
 		wantErr(t, err, "eval "+c.prim, c.want)
 	}
 }
+
+// TestLiteralBuffer checks literal values converted to 0-d buffers of their dtype.
+func TestLiteralBuffer(t *testing.T) {
+	wantBuf(t, LiteralBuffer(lit(ir.Float32, 0.1)), ir.Float32, nil, float64(float32(0.1)))
+	wantBuf(t, LiteralBuffer(lit(ir.BFloat16, 257)), ir.BFloat16, nil, 256)
+	wantBuf(t, LiteralBuffer(lit(ir.Int32, 7)), ir.Int32, nil, 7)
+	wantBuf(t, LiteralBuffer(lit(ir.Bool, 1)), ir.Bool, nil, 1)
+	wantBuf(t, LiteralBuffer(lit(ir.Float64, 0.1)), ir.Float64, nil, 0.1)
+}
