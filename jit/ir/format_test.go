@@ -83,3 +83,13 @@ func TestBufferStringMatchesNumpy(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkBufferString1000(b *testing.B) {
+	buf := NewBuffer(Float32, []int{1000})
+	for i := range 1000 {
+		buf.Set(i, math.Sin(float64(i)))
+	}
+	for b.Loop() {
+		_ = buf.String()
+	}
+}

@@ -594,3 +594,49 @@ func TestLiteralText(t *testing.T) {
 		}
 	}
 }
+
+// The jaxpr's group is flat when it fits without the closing " }", so a flat
+// line may reach 82 columns; one more column breaks it.
+func TestPrintFlatBoundaryExcludesClosingBrace(t *testing.T) {
+	build := func(n int) *Jaxpr {
+		a, b, c := f32(1000), f32(n), f32(n)
+		return &Jaxpr{Invars: outs(a), Outvars: in(c), Eqns: []*Eqn{
+			eq(outs(b), Cos, nil, a),
+			eq(outs(c), Log1p, nil, b),
+		}}
+	}
+	flat := "{ lambda ; a:f32[1000]. let b:f32[10000] = cos a; c:f32[10000] = log1p b in (c,) }"
+	if len(flat) != 82 {
+		t.Fatalf("test setup: flat line is %d columns", len(flat))
+	}
+	checkPrint(t, build(10000), flat)
+	checkPrint(t, build(100000), `
+{ lambda ; a:f32[1000]. let
+    b:f32[100000] = cos a
+    c:f32[100000] = log1p b
+  in (c,) }`)
+}
+
+// A hoisted jaxpr's name is never used as a variable name.
+func TestPrintSkipsHoistedNames(t *testing.T) {
+	x, y := f32(), f32()
+	inner := closed(&Jaxpr{Invars: outs(x), Outvars: in(y), Eqns: []*Eqn{eq(outs(y), Sin, nil, x)}})
+	p, q, r := f32(), f32(), f32()
+	j := &Jaxpr{Invars: outs(p), Outvars: in(r), Eqns: []*Eqn{
+		eq(outs(q), Jit, Params{"name": "b", "jaxpr": inner}, p),
+		eq(outs(r), Jit, Params{"name": "b", "jaxpr": inner}, q),
+	}}
+	checkPrint(t, j, `
+let b = { lambda ; a:f32[]. let c:f32[] = sin a in (c,) } in
+{ lambda ; d:f32[]. let
+    e:f32[] = jit[name=b jaxpr=b] d
+    f:f32[] = jit[name=b jaxpr=b] e
+  in (f,) }`)
+}
+
+func BenchmarkPrintChain1000(b *testing.B) {
+	j := sinChain(1000).Jaxpr
+	for b.Loop() {
+		_ = j.String()
+	}
+}
