@@ -76,7 +76,7 @@ func (l *Loop) scanAssignments(n ast.Node) {
 		switch s := n.(type) {
 		case *ast.AssignStmt:
 			for i, lhs := range s.Lhs {
-				id := rootIdent(lhs)
+				id := RootIdent(lhs)
 				if id == nil {
 					continue
 				}
@@ -91,7 +91,7 @@ func (l *Loop) scanAssignments(n ast.Node) {
 				l.markVar(id)
 			}
 		case *ast.IncDecStmt:
-			if id := rootIdent(s.X); id != nil {
+			if id := RootIdent(s.X); id != nil {
 				l.markVar(id)
 			}
 		case *ast.ValueSpec:
@@ -330,12 +330,12 @@ func assignedIn(info *types.Info, n ast.Node, v types.Object) bool {
 		switch s := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range s.Lhs {
-				if id := rootIdent(l); id != nil && info.Uses[id] == v {
+				if id := RootIdent(l); id != nil && info.Uses[id] == v {
 					found = true
 				}
 			}
 		case *ast.IncDecStmt:
-			if id := rootIdent(s.X); id != nil && info.Uses[id] == v {
+			if id := RootIdent(s.X); id != nil && info.Uses[id] == v {
 				found = true
 			}
 		}

@@ -86,7 +86,7 @@ func (b *builder) taintLHS(e ast.Expr) {
 	if t == nil || !(ContainsArray(t) || types.IsInterface(t)) {
 		return
 	}
-	if id := rootIdent(e); id != nil {
+	if id := RootIdent(e); id != nil {
 		if obj := b.objOf(id); obj != nil {
 			if _, isVar := obj.(*types.Var); isVar {
 				b.tainted[obj] = true
@@ -96,7 +96,7 @@ func (b *builder) taintLHS(e ast.Expr) {
 }
 
 // rootIdent returns the variable at the root of x, x.f, x[i], *x.
-func rootIdent(e ast.Expr) *ast.Ident {
+func RootIdent(e ast.Expr) *ast.Ident {
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:

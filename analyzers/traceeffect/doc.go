@@ -1,0 +1,22 @@
+// Package traceeffect defines an Analyzer that reports host side effects in
+// traced code, which run only while tracing.
+//
+// # Analyzer traceeffect
+//
+// traceeffect: report host side effects in traced code that run only while tracing
+//
+// A traced function runs once per trace (once per new input signature), with
+// abstract values; later calls run the compiled program and skip the Go code.
+// So fmt.Print*, log.* and log/slog output, print and println, writes to
+// package variables or to variables captured from outside the traced
+// function, time.Now, time.Since and math/rand draws happen once, at trace
+// time, and never again: a print shows tracers instead of values, a counter
+// counts compiles, a random number is frozen into the program.
+//
+// Use jit.DebugPrint to print values at run time; return values from the
+// traced function instead of writing them to outer variables; pass random
+// or time-dependent values as arguments. fmt.Printf with traced arguments
+// gets a suggested fix to jit.DebugPrint. Calls of exported functions of
+// other packages that have such effects are reported at the call, through
+// facts.
+package traceeffect
