@@ -51,10 +51,7 @@ func applyBinary(prim string, args []*ir.Buffer) (*ir.Buffer, error) {
 		if f == nil {
 			return nil, notDefined(a.DType)
 		}
-		round := rounder(a.DType)
-		zip(out.Data.([]float32), ad, b.Data.([]float32), sa, sb, func(x, y float32) float32 {
-			return round(f(float64(x), float64(y)))
-		})
+		zipFloat32(a.DType, out.Data.([]float32), ad, b.Data.([]float32), sa, sb, f)
 	case []float64:
 		f := floatBinary(prim)
 		if f == nil {
@@ -102,6 +99,25 @@ func zip[T, R any](dst []R, a, b []T, sa, sb int, f func(T, T) R) {
 	ia, ib := 0, 0
 	for i := range dst {
 		dst[i] = f(a[ia], b[ib])
+		ia += sa
+		ib += sb
+	}
+}
+
+// zipFloat32 sets dst[i] = f(a[i*sa], b[i*sb]) computed in float64 and
+// rounded to dt (f32, bf16 or f16); f32 has its own loop as the common case.
+func zipFloat32(dt ir.DType, dst, a, b []float32, sa, sb int, f func(x, y float64) float64) {
+	ia, ib := 0, 0
+	if dt == ir.Float32 {
+		for i := range dst {
+			dst[i] = float32(f(float64(a[ia]), float64(b[ib])))
+			ia += sa
+			ib += sb
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = ir.RoundTo(dt, f(float64(a[ia]), float64(b[ib])))
 		ia += sa
 		ib += sb
 	}

@@ -86,9 +86,3 @@ func rounder(dt ir.DType) func(float64) float32 {
 	}
 	return func(v float64) float32 { return float32(v) }
 }
-
-// withShape returns a buffer sharing b's data with another shape of the
-// same size (used by reshape and to view scan slices).
-func withShape(b *ir.Buffer, shape []int) *ir.Buffer {
-	return &ir.Buffer{DType: b.DType, Shape: append([]int(nil), shape...), Data: b.Data}
-}

@@ -287,3 +287,32 @@ func TestDebugPrint(t *testing.T) {
 	_, err := Apply(ir.DebugPrint, nil, nil)
 	wantErr(t, err, "eval debug_print", "fmt")
 }
+
+// TestScanStacksEveryDType scans over int64, bool and f16 xs, returning each
+// slice as a y, and checks the stacked ys equal the xs.
+func TestScanStacksEveryDType(t *testing.T) {
+	xs := []*ir.Buffer{
+		{DType: ir.Int64, Shape: []int{3, 2}, Data: []int64{1, 2, 3, 4, 5, 6}},
+		{DType: ir.Bool, Shape: []int{3}, Data: []bool{true, false, true}},
+		fbuf(ir.Float16, []int{3, 1}, 0.5, 1.5, 2.5),
+		{DType: ir.Int32, Shape: []int{3}, Data: []int32{7, 8, 9}},
+		fbuf(ir.Float64, []int{3}, 0.25, 0.5, 0.75),
+	}
+	var b builder
+	var outs []ir.Atom
+	for _, x := range xs {
+		outs = append(outs, b.in(ir.Aval{DType: x.DType, Shape: x.Shape[1:]}))
+	}
+	body := &ir.ClosedJaxpr{Jaxpr: b.done(outs...)}
+	got, err := Apply(ir.Scan, ir.Params{"jaxpr": body, "length": 3, "num_consts": 0, "num_carry": 0, "reverse": true}, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, x := range xs {
+		want := make([]float64, x.Len())
+		for i := range want {
+			want[i] = x.At(i)
+		}
+		wantBuf(t, got[k], x.DType, x.Shape, want...)
+	}
+}
