@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // Func is a traced function: a declaration or a literal.
@@ -148,3 +149,43 @@ func (fn *Func) Related() []analysis.RelatedInformation {
 	}
 	return []analysis.RelatedInformation{{Pos: fn.Origin, End: fn.Origin, Message: fn.Why}}
 }
+
+// PathTo returns the nodes that enclose n, outermost first (n excluded), as
+// a stack for Loops and MaxInt.
+func (r *Result) PathTo(n ast.Node) []ast.Node {
+	f := r.File(n.Pos())
+	if f == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(f, n.Pos(), n.End())
+	var stack []ast.Node
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] != n {
+			stack = append(stack, path[i])
+		}
+	}
+	return stack
+}
+
+// StagesOps reports whether n contains a call that stages a jit operation
+// (an Array method other than the static ones and host conversions, or a
+// jit function that computes arrays).
+func (r *Result) StagesOps(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		if name, _ := ArrayMethod(r.Info, call); name != "" {
+			found = !staticMethods[name] && hostConversions[name] == ""
+		} else if name := JitFunc(r.Info, call); name != "" {
+			found = !nonOps[name]
+		}
+		return !found
+	})
+	return found
+}
+
+// nonOps are the jit functions that do not stage operations.
+var nonOps = map[string]bool{"StaticArgnums": true, "Name": true, "Backend": true, "Spec": true, "DebugPrint": true, "Jit": true, "MakeJaxpr": true}

@@ -23,7 +23,7 @@ var f = jit.Jit(F)
 
 // Effects has one of each kind.
 func Effects(x jit.Array) jit.Array {
-	fmt.Println("x =", x)    // want `fmt.Println runs once per trace`
+	fmt.Println("x =", x)     // want `fmt.Println runs once per trace`
 	log.Printf("x=%v", x)     // want `log.Printf runs once per trace`
 	logger.Println("tracing") // want `log.Println runs once per trace`
 	println("hi")             // want `println runs once per trace`

@@ -1,0 +1,185 @@
+package unrolledloop
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+	"path/filepath"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"golang.org/x/tools/go/analysis"
+)
+
+//go:embed doc.go
+var docGo string
+
+// DefaultMax is the largest trip count that is not reported.
+const DefaultMax = 32
+
+// Analyzer is the unrolledloop analyzer with its own traced prerequisite.
+// Drivers that run several jitlint analyzers should use analyzers.Suite,
+// which shares one prerequisite between them.
+var Analyzer = New(traced.New(), DefaultMax)
+
+// New returns a fresh unrolledloop analyzer that uses tracer (made by
+// traced.New) and reports trip counts above max (its -max flag).
+func New(tracer *analysis.Analyzer, max int) *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:     "unrolledloop",
+		Doc:      traced.ExtractDoc(docGo, "unrolledloop"),
+		URL:      traced.DocURL("unrolledloop"),
+		Requires: []*analysis.Analyzer{tracer},
+	}
+	limit := new(int)
+	a.Flags.IntVar(limit, "max", max, "largest trip count of a Go loop in traced code that is not reported")
+	a.Run = traced.Guard(func(pass *analysis.Pass) (any, error) {
+		if r, _ := pass.ResultOf[tracer].(*traced.Result); r != nil {
+			c := &checker{r: r, max: int64(*limit), report: pass.Report}
+			for _, fn := range r.Funcs {
+				c.check(fn)
+			}
+		}
+		return nil, nil
+	})
+	return a
+}
+
+type checker struct {
+	r      *traced.Result
+	max    int64
+	report func(analysis.Diagnostic)
+}
+
+const advice = "trace and compile time grow with the count. Use jit.ScanN or jit.ForiLoop"
+
+// check reports the loops of fn.
+func (c *checker) check(fn *traced.Func) {
+	c.r.Walk(fn, func(n ast.Node, stack []ast.Node) bool {
+		var body *ast.BlockStmt
+		switch s := n.(type) {
+		case *ast.ForStmt:
+			body = s.Body
+		case *ast.RangeStmt:
+			body = s.Body
+		default:
+			return true
+		}
+		if !c.r.StagesOps(body) {
+			return true
+		}
+		d := analysis.Diagnostic{Pos: n.Pos(), End: body.Lbrace, Related: fn.Related()}
+		if c.explain(fn, n.(ast.Stmt), &d) {
+			c.report(d)
+		}
+		return true
+	})
+}
+
+// explain fills d's message when the loop should be reported.
+func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic) bool {
+	tc := traced.Trips(c.r.Info, loop)
+	switch {
+	case tc.Known:
+		if tc.N <= c.max {
+			return false
+		}
+		d.Message = fmt.Sprintf("loop is unrolled into the trace %d times; %s", tc.N, advice)
+		return true
+	case tc.Bound == nil || mentionsLen(c.r.Info, tc.Bound):
+		return false
+	case c.fromShape(tc.Bound):
+		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s): the unrolled length is unbounded, with a new program for each shape; %s",
+			types.ExprString(tc.Bound), advice)
+		return true
+	}
+	id, ok := ast.Unparen(tc.Bound).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := c.r.Info.Uses[id].(*types.Var)
+	index := paramIndex(fn, v)
+	if index < 0 || len(fn.Jitted) == 0 {
+		return false
+	}
+	if _, static := fn.Static[v]; !static {
+		d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and %s is an argument of the jitted function that is not static: the unrolled length is unbounded; %s",
+			id.Name, id.Name, advice)
+		return true
+	}
+	return c.staticBound(fn, id.Name, index, d)
+}
+
+// staticBound checks the values that the calls of fn's jitted wrappers pass
+// to the static parameter index.
+func (c *checker) staticBound(fn *traced.Func, name string, index int, d *analysis.Diagnostic) bool {
+	var worst *ast.CallExpr
+	var worstN int64
+	for _, j := range fn.Jitted {
+		for _, call := range j.Calls {
+			if index >= len(call.Args) {
+				continue
+			}
+			n, ok := traced.MaxInt(c.r.Info, call.Args[index], c.r.PathTo(call))
+			if !ok {
+				d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and the static argument %s is set to %s at %s, not a known constant: the unrolled length is unbounded; %s",
+					name, name, types.ExprString(call.Args[index]), c.where(call), advice)
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: "the static argument " + name + " is set here"})
+				return true
+			}
+			if worst == nil || n > worstN {
+				worst, worstN = call, n
+			}
+		}
+	}
+	if worst == nil || worstN <= c.max {
+		return false
+	}
+	d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (static argument %s is %d at %s); %s",
+		worstN, name, worstN, c.where(worst), advice)
+	d.Related = append(d.Related, analysis.RelatedInformation{Pos: worst.Pos(), End: worst.End(), Message: fmt.Sprintf("the static argument %s is %d here", name, worstN)})
+	return true
+}
+
+func (c *checker) where(n ast.Node) string {
+	p := c.r.Fset.Position(n.Pos())
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// fromShape reports whether e uses Shape, Size or Ndim of an array.
+func (c *checker) fromShape(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			switch name, _ := traced.ArrayMethod(c.r.Info, call); name {
+			case "Shape", "Size", "Ndim":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// mentionsLen reports whether e calls the builtin len (the length of a
+// pytree is structure).
+func mentionsLen(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == "len" {
+			_, found = info.Uses[id].(*types.Builtin)
+		}
+		return !found
+	})
+	return found
+}
+
+// paramIndex returns the index of v among fn's parameters, or -1.
+func paramIndex(fn *traced.Func, v *types.Var) int {
+	for i, p := range fn.Params {
+		if p != nil && p == v {
+			return i
+		}
+	}
+	return -1
+}
