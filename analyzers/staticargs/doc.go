@@ -1,0 +1,19 @@
+// Package staticargs defines an Analyzer that reports calls of jitted
+// functions that trace and compile again on every call.
+//
+// # Analyzer staticargs
+//
+// staticargs: report static arguments that change on every call, and jit.Jit calls inside loops
+//
+// A static argument (jit.StaticArgnums) is part of the cache key of a jitted
+// function: each new value traces and compiles the function again. The
+// analyzer reports calls of a jitted function whose static argument is a
+// loop variable or a value updated in the loop, a run-time float, or a
+// time/rand result; static arguments of non-comparable type (slices, maps,
+// functions: jit rejects them with BadStaticArg); arrays passed in a static
+// position; and jit.Jit called inside a loop, which makes a new wrapper with
+// an empty cache on every iteration.
+//
+// For jit.Jit in a loop, the suggested fix moves the statement before the
+// loop when the jitted function does not use variables of the loop.
+package staticargs

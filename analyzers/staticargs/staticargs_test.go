@@ -1,0 +1,19 @@
+package staticargs_test
+
+import (
+	"testing"
+
+	"github.com/jitlint/jitlint/analyzers/internal/fixturetest"
+	"github.com/jitlint/jitlint/analyzers/staticargs"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestStaticArgs(t *testing.T) {
+	analysistest.Run(t, fixturetest.Dir(t), staticargs.Analyzer, "staticargs/a")
+}
+
+func TestHoistFix(t *testing.T) {
+	dir := fixturetest.Dir(t)
+	analysistest.RunWithSuggestedFixes(t, dir, staticargs.Analyzer, "staticargs/hoist")
+	fixturetest.BuildGolden(t, dir, "staticargs/hoist")
+}
