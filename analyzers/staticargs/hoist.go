@@ -137,4 +137,3 @@ func hasComments(r *traced.Result, n ast.Node) bool {
 	}
 	return false
 }
-
