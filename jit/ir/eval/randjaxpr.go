@@ -23,6 +23,9 @@ type RandomOptions struct {
 	// ControlFlow also generates cond, scan and while equations (with
 	// random bodies, nested at most two deep).
 	ControlFlow bool
+	// Layout also generates transpose, reshape, slice, pad, concatenate,
+	// iota and dot_general equations (which make values of other shapes).
+	Layout bool
 }
 
 // RandomJaxpr builds a random valid jaxpr of elementwise, broadcast,
@@ -152,6 +155,9 @@ func strong(a ir.Aval, shape []int) ir.Aval {
 // nesting depth.
 func (g *gen) step(depth int) {
 	kinds := []func() bool{g.unaryFloat, g.unaryInt, g.binary, g.binary, g.selectN, g.convert, g.reduce, g.broadcast, g.clamp}
+	if g.opts.Layout {
+		kinds = append(kinds, g.transpose, g.reshape, g.slice, g.pad, g.concatenate, g.iota, g.dot)
+	}
 	if g.opts.ControlFlow && depth < 2 {
 		kinds = append(kinds, func() bool { return g.cond(depth) }, func() bool { return g.scan(depth) }, func() bool { return g.while(depth) })
 	}

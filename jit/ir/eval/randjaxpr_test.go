@@ -17,6 +17,8 @@ func TestRandomJaxprEvaluates(t *testing.T) {
 		{DTypes: []ir.DType{ir.Float64, ir.BFloat16, ir.Float16, ir.Int64}, MaxRank: 3, NumInputs: 3},
 		{ControlFlow: true},
 		{ControlFlow: true, DTypes: []ir.DType{ir.Float32, ir.Float16, ir.Int32}, NumEqns: 10, MaxRank: 3},
+		{Layout: true, DTypes: []ir.DType{ir.Float32, ir.Int64}, NumEqns: 12, MaxRank: 3},
+		{Layout: true, ControlFlow: true, DTypes: []ir.DType{ir.Float64, ir.BFloat16, ir.Int32}, NumEqns: 10},
 	}
 	seen := map[string]int{}
 	for ci, opts := range configs {
@@ -36,7 +38,7 @@ func TestRandomJaxprEvaluates(t *testing.T) {
 	}
 	for _, p := range []string{ir.Neg, ir.Sin, ir.Log, ir.Exp, ir.IntegerPow, ir.Pow, ir.Add, ir.Div, ir.Rem, ir.Max,
 		ir.Gt, ir.SelectN, ir.Clamp, ir.ConvertElementType, ir.BroadcastInDim, ir.ReduceSum, ir.ReduceMax,
-		ir.Cond, ir.Scan, ir.While, ir.Not} {
+		ir.Cond, ir.Scan, ir.While, ir.Not, ir.Transpose, ir.Reshape, ir.Slice, ir.Pad, ir.Concatenate, ir.Iota, ir.DotGeneral} {
 		if seen[p] == 0 {
 			t.Errorf("the generator never produced %s", p)
 		}
