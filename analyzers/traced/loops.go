@@ -37,12 +37,14 @@ type Loop struct {
 	info     *types.Info
 	vars     map[types.Object]bool       // loop variables and variables assigned in the loop
 	defs     map[types.Object][]ast.Expr // values of variables declared in the body
+	assigned map[types.Object][]ast.Expr // values assigned in the loop to whole variables
 	visiting map[types.Object]bool
 }
 
 // NewLoop analyses a *ast.ForStmt or *ast.RangeStmt.
 func NewLoop(info *types.Info, stmt ast.Stmt) *Loop {
-	l := &Loop{Stmt: stmt, info: info, vars: map[types.Object]bool{}, defs: map[types.Object][]ast.Expr{}, visiting: map[types.Object]bool{}}
+	l := &Loop{Stmt: stmt, info: info, vars: map[types.Object]bool{}, defs: map[types.Object][]ast.Expr{},
+		assigned: map[types.Object][]ast.Expr{}, visiting: map[types.Object]bool{}}
 	var body *ast.BlockStmt
 	switch s := stmt.(type) {
 	case *ast.RangeStmt:
@@ -89,6 +91,9 @@ func (l *Loop) scanAssignments(n ast.Node) {
 					continue
 				}
 				l.markVar(id)
+				if obj := l.info.Uses[id]; obj != nil && lhs == ast.Expr(id) && len(s.Lhs) == len(s.Rhs) {
+					l.assigned[obj] = append(l.assigned[obj], s.Rhs[i])
+				}
 			}
 		case *ast.IncDecStmt:
 			if id := RootIdent(s.X); id != nil {
@@ -126,6 +131,16 @@ func (l *Loop) Varies(e ast.Expr) bool {
 	return varies
 }
 
+// VariesAny reports whether any of es may change between iterations.
+func (l *Loop) VariesAny(es []ast.Expr) bool {
+	for _, e := range es {
+		if l.Varies(e) {
+			return true
+		}
+	}
+	return false
+}
+
 // VariesVar reports whether the variable may hold a different value on each iteration.
 func (l *Loop) VariesVar(obj types.Object) bool {
 	if obj == nil {
@@ -145,6 +160,21 @@ func (l *Loop) VariesVar(obj types.Object) bool {
 		}
 	}
 	return false
+}
+
+// Values returns the expressions that the loop gives to the variable: its
+// definitions in the body and the values assigned to it as a whole, and
+// whether it is a loop variable (range key or value) with no such expression.
+func (l *Loop) Values(obj types.Object) (values []ast.Expr, loopVar bool) {
+	values = append(append(values, l.defs[obj]...), l.assigned[obj]...)
+	if rs, ok := l.Stmt.(*ast.RangeStmt); ok {
+		for _, e := range []ast.Expr{rs.Key, rs.Value} {
+			if id, ok := e.(*ast.Ident); ok && l.info.Defs[id] == obj {
+				loopVar = true
+			}
+		}
+	}
+	return values, loopVar
 }
 
 // TripCount describes how many times a loop runs.

@@ -1,0 +1,16 @@
+// Package shapechurn defines an Analyzer that reports calls of jitted
+// functions in loops with arrays whose shape changes on every iteration.
+//
+// # Analyzer shapechurn
+//
+// shapechurn: report jitted calls in loops whose array arguments change shape on every iteration
+//
+// A jitted function is traced and compiled once per input signature: the
+// shapes and dtypes of its array arguments. Calling it in a loop with an
+// array whose shape depends on the loop (x.Slice by the index, Arange(i),
+// Zeros or Reshape with a loop-dependent size, FromSlice of ragged batches)
+// compiles it again for every distinct shape.
+//
+// Pad the argument to a fixed size with jit.PadTo and pass the mask as a
+// second argument, so that one compiled program serves every iteration.
+package shapechurn

@@ -1,0 +1,185 @@
+package shapechurn
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"golang.org/x/tools/go/analysis"
+)
+
+//go:embed doc.go
+var docGo string
+
+// Analyzer is the shapechurn analyzer with its own traced prerequisite.
+// Drivers that run several jitlint analyzers should use analyzers.Suite,
+// which shares one prerequisite between them.
+var Analyzer = New(traced.New())
+
+// New returns a fresh shapechurn analyzer that uses tracer (made by traced.New).
+func New(tracer *analysis.Analyzer) *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:     "shapechurn",
+		Doc:      traced.ExtractDoc(docGo, "shapechurn"),
+		URL:      traced.DocURL("shapechurn"),
+		Requires: []*analysis.Analyzer{tracer},
+	}
+	a.Run = traced.Guard(func(pass *analysis.Pass) (any, error) {
+		r, _ := pass.ResultOf[tracer].(*traced.Result)
+		if r == nil {
+			return nil, nil
+		}
+		for _, j := range r.Jitted {
+			for _, call := range j.Calls {
+				checkCall(r, j, call, pass.Report)
+			}
+		}
+		return nil, nil
+	})
+	return a
+}
+
+// checkCall reports the array arguments of call whose shape changes in an enclosing loop.
+func checkCall(r *traced.Result, j *traced.Jitted, call *ast.CallExpr, report func(analysis.Diagnostic)) {
+	loops := traced.Loops(r.PathTo(call))
+	if len(loops) == 0 {
+		return
+	}
+	for k, arg := range call.Args {
+		if j.IsStatic(k) || !traced.IsArray(r.Info.TypeOf(arg)) {
+			continue
+		}
+		for _, loop := range loops {
+			s := &shapes{r: r, loop: traced.NewLoop(r.Info, loop), seen: map[types.Object]bool{}}
+			if !s.varies(arg) {
+				continue
+			}
+			report(analysis.Diagnostic{
+				Pos: arg.Pos(), End: arg.End(),
+				Message: fmt.Sprintf("argument %s has a different shape on each iteration: one compile per distinct shape. "+
+					"Pad to a fixed size with jit.PadTo and pass a mask", argName(j, k, arg)),
+				Related: []analysis.RelatedInformation{{Pos: j.Call.Pos(), End: j.Call.End(), Message: "the function is jitted here"}},
+			})
+			break
+		}
+	}
+}
+
+// argName names argument k: the parameter's name when known, else the expression.
+func argName(j *traced.Jitted, k int, arg ast.Expr) string {
+	if j.Target != nil && k < len(j.Target.Params) && j.Target.Params[k] != nil && j.Target.Params[k].Name() != "_" {
+		return j.Target.Params[k].Name()
+	}
+	return types.ExprString(arg)
+}
+
+// shapes decides whether the shape of an array expression changes between
+// iterations of one loop.
+type shapes struct {
+	r    *traced.Result
+	loop *traced.Loop
+	seen map[types.Object]bool
+}
+
+// varies reports whether the shape of e may differ between iterations.
+func (s *shapes) varies(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		obj := s.r.Info.Uses[e]
+		if obj == nil || s.seen[obj] {
+			return false
+		}
+		s.seen[obj] = true
+		values, _ := s.loop.Values(obj)
+		for _, v := range values {
+			if s.varies(v) {
+				return true
+			}
+		}
+	case *ast.CallExpr:
+		return s.call(e)
+	}
+	return false
+}
+
+// call handles the jit operations that make or change shapes.
+func (s *shapes) call(call *ast.CallExpr) bool {
+	if name, recv := traced.ArrayMethod(s.r.Info, call); name != "" {
+		switch name {
+		case "Slice", "Reshape":
+			return s.loop.VariesAny(call.Args) || (name == "Slice" && s.varies(recv))
+		case "Sum", "Mean", "MaxReduce", "MinReduce", "Transpose":
+			return s.loop.VariesAny(call.Args) || s.varies(recv)
+		}
+		if s.varies(recv) {
+			return true
+		}
+		return s.anyArray(call.Args)
+	}
+	args := call.Args
+	switch traced.JitFunc(s.r.Info, call) {
+	case "Arange":
+		return len(args) > 0 && s.loop.Varies(args[0])
+	case "Zeros", "Ones":
+		return len(args) > 1 && s.loop.VariesAny(args[1:])
+	case "Full":
+		return len(args) > 2 && s.loop.VariesAny(args[2:])
+	case "FromSlice":
+		if len(args) > 1 {
+			return s.loop.VariesAny(args[1:])
+		}
+		return len(args) == 1 && s.lengthVaries(args[0])
+	case "PadTo":
+		return len(args) > 1 && s.loop.Varies(args[1])
+	case "Concatenate", "Where":
+		return s.anyArray(args)
+	}
+	return false
+}
+
+// anyArray reports whether an array among es changes shape.
+func (s *shapes) anyArray(es []ast.Expr) bool {
+	for _, a := range es {
+		if traced.IsArray(s.r.Info.TypeOf(a)) && s.varies(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// lengthVaries reports whether the length of a Go slice changes between
+// iterations: a slice expression with loop-dependent bounds, or a loop
+// variable or variable assigned in the loop (ragged batches).
+func (s *shapes) lengthVaries(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SliceExpr:
+		for _, b := range []ast.Expr{e.Low, e.High, e.Max} {
+			if b != nil && s.loop.Varies(b) {
+				return true
+			}
+		}
+		return s.lengthVaries(e.X)
+	case *ast.Ident:
+		obj := s.r.Info.Uses[e]
+		if obj == nil || s.seen[obj] {
+			return false
+		}
+		s.seen[obj] = true
+		values, loopVar := s.loop.Values(obj)
+		if loopVar {
+			return true
+		}
+		for _, v := range values {
+			if s.lengthVaries(v) {
+				return true
+			}
+		}
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
+			return true
+		}
+	}
+	return false
+}
