@@ -35,12 +35,14 @@ func SetLogCompiles(on bool) { logCompiles.Store(on) }
 // where the call came from (also on with env JIT_EXPLAIN_CACHE_MISSES=1).
 func SetExplainCacheMisses(on bool) { explainMisses.Store(on) }
 
-// SetLogOutput sets where compile logs and cache-miss explanations go
-// (default os.Stderr) and where DebugPrint writes at run time is unchanged
-// (standard output).
+// SetLogOutput sets where compile logs and cache-miss explanations go;
+// nil restores the default, os.Stderr. (DebugPrint writes to standard output.)
 func SetLogOutput(w io.Writer) {
 	logMu.Lock()
 	defer logMu.Unlock()
+	if w == nil {
+		w = os.Stderr
+	}
 	logOut = w
 }
 

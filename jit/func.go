@@ -126,6 +126,21 @@ func (c *funcCore) backendName() string {
 
 // flattenArgs flattens a call's arguments. Paths are computed only when
 // withPaths is set (on a cache miss), keeping the hit path cheap.
+// flattenFast flattens without paths; when the arguments are bad it
+// flattens again with paths so that the error names the argument.
+func (c *funcCore) flattenFast(args []reflect.Value) (f *flattener) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*Error); ok {
+				c.flattenArgs(args, false, true)
+			}
+			panic(r)
+		}
+	}()
+	f, _ = c.flattenArgs(args, false, false)
+	return f
+}
+
 func (c *funcCore) flattenArgs(args []reflect.Value, abstractOK, withPaths bool) (*flattener, *treeDef) {
 	if len(args) != c.typ.NumIn() {
 		throw(BadArgCount, "%s takes %d arguments, got %d", c.name, c.typ.NumIn(), len(args))
@@ -183,7 +198,7 @@ func (c *funcCore) callReflect(args []reflect.Value) []reflect.Value {
 		return c.callNested(args)
 	}
 	bk := c.backendName()
-	f, _ := c.flattenArgs(args, false, false)
+	f := c.flattenFast(args)
 	f.key = append(f.key, bk...)
 	e := c.lookup(f.key, func() *signature {
 		f2, tree2 := c.flattenArgs(args, false, true)
