@@ -1,0 +1,155 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+// Benchmarks for bench/RESULTS.md (run with bench/cpu/run.sh). Each pairs a
+// cached call of a compiled jaxpr with a hand-written Go loop doing the
+// same work on the same number of goroutines.
+
+// parallelRange runs f over [0, n) split into GOMAXPROCS contiguous chunks.
+func parallelRange(n int, f func(lo, hi int)) {
+	w := workers()
+	per := (n + w - 1) / w
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += per {
+		hi := min(n, lo+per)
+		wg.Add(1)
+		go func() { defer wg.Done(); f(lo, hi) }()
+	}
+	wg.Wait()
+}
+
+// heavyLoop is the hand-written heavy: 20 × y = sin(y)*cos(y) + tanh(y) in
+// f32 (each operation rounded to float32, as the jaxpr specifies).
+func heavyLoop(dst, x []float32) {
+	parallelRange(len(x), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			y := x[i]
+			for k := 0; k < 20; k++ {
+				s := float32(math.Sin(float64(y)))
+				c := float32(math.Cos(float64(y)))
+				t := float32(math.Tanh(float64(y)))
+				y = s*c + t
+			}
+			dst[i] = y
+		}
+	})
+}
+
+func BenchmarkHeavy(b *testing.B) {
+	const n = 1_000_000
+	x := arange(ir.Float32, n, 1, 0)
+	ex, _ := compileCJ(b, heavyJaxpr(n))
+	b.Run("jit", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := ex.Execute([]*ir.Buffer{x}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("handloop", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			out := make([]float32, n)
+			heavyLoop(out, x.Data.([]float32))
+		}
+	})
+}
+
+// cheapJaxpr is x*mask + 1 on f32[n].
+func cheapJaxpr(n int) *ir.ClosedJaxpr {
+	var b jb
+	a := av(ir.Float32, n)
+	x, m := b.in(a), b.in(a)
+	xm := b.op(ir.Mul, a, nil, x, m)
+	return b.ret(b.op(ir.Add, a, nil, xm, lit(ir.Float32, 1)))
+}
+
+func BenchmarkCheapChain(b *testing.B) {
+	const n = 16 << 20
+	x := arange(ir.Float32, n, 1, 0)
+	m := testInput(ir.Float32, n, 0)
+	ex, _ := compileCJ(b, cheapJaxpr(n))
+	xs, ms := x.Data.([]float32), m.Data.([]float32)
+	b.Run("jit", func(b *testing.B) {
+		b.SetBytes(3 * 4 * n)
+		for i := 0; i < b.N; i++ {
+			if _, err := ex.Execute([]*ir.Buffer{x, m}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The same bytes moved by hand: read x and mask, write a fresh output.
+	b.Run("copyloop", func(b *testing.B) {
+		b.SetBytes(3 * 4 * n)
+		for i := 0; i < b.N; i++ {
+			out := make([]float32, n)
+			parallelRange(n, func(lo, hi int) {
+				copy(out[lo:hi], xs[lo:hi])
+				for j := lo; j < hi; j++ {
+					out[j] += ms[j]
+				}
+			})
+		}
+	})
+	b.Run("handloop", func(b *testing.B) {
+		b.SetBytes(3 * 4 * n)
+		for i := 0; i < b.N; i++ {
+			out := make([]float32, n)
+			parallelRange(n, func(lo, hi int) {
+				for j := lo; j < hi; j++ {
+					out[j] = xs[j]*ms[j] + 1
+				}
+			})
+		}
+	})
+}
+
+func BenchmarkDispatch(b *testing.B) {
+	for _, n := range []int{1, 4} {
+		x := arange(ir.Float32, n, 1, 0)
+		m := arange(ir.Float32, n, 1, 1)
+		ex, _ := compileCJ(b, cheapJaxpr(n))
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			args := []*ir.Buffer{x, m}
+			for i := 0; i < b.N; i++ {
+				if _, err := ex.Execute(args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBlockSize measures heavy and the cheap chain at several block
+// sizes (the chosen blockSize is the fastest overall).
+func BenchmarkBlockSize(b *testing.B) {
+	old := blockSize
+	defer func() { blockSize = old }()
+	const nh, nc = 1_000_000, 4 << 20
+	xh := arange(ir.Float32, nh, 1, 0)
+	xc, mc := arange(ir.Float32, nc, 1, 0), testInput(ir.Float32, nc, 0)
+	for _, bs := range []int{256, 512, 1024, 2048, 4096, 8192, 16384} {
+		blockSize = bs
+		exh, _ := compileCJ(b, heavyJaxpr(nh))
+		exc, _ := compileCJ(b, cheapJaxpr(nc))
+		b.Run(fmt.Sprintf("heavy/block=%d", bs), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				exh.Execute([]*ir.Buffer{xh})
+			}
+		})
+		b.Run(fmt.Sprintf("cheap4M/block=%d", bs), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				exc.Execute([]*ir.Buffer{xc, mc})
+			}
+		})
+	}
+}

@@ -1,0 +1,134 @@
+package cpu
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
+)
+
+// A result computed by an in-place reshape of a reused temporary must not
+// change when the executable runs again.
+func TestResultsDoNotAliasReusedBuffers(t *testing.T) {
+	var b jb
+	x := b.in(av(ir.Float32, 6))
+	e := b.op(ir.Exp, av(ir.Float32, 6), nil, x)
+	r := b.op(ir.Reshape, av(ir.Float32, 2, 3), ir.Params{"new_sizes": []int{2, 3}, "dimensions": nil}, e)
+	ex, _ := compileCJ(t, b.ret(r))
+	first, err := ex.Execute([]*ir.Buffer{arange(ir.Float32, 6, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := copyBuffer(first[0])
+	if _, err := ex.Execute([]*ir.Buffer{arange(ir.Float32, 6, 0, 5)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameBuffers(first, []*ir.Buffer{want}, 0); err != nil {
+		t.Fatalf("first result changed by the second call: %v", err)
+	}
+}
+
+// outputAllocs is what allocating one output and the result slice costs.
+func outputAllocs(dt ir.DType, shape ...int) float64 {
+	return testing.AllocsPerRun(10, func() { resultSink = []*ir.Buffer{ir.NewBuffer(dt, shape)} })
+}
+
+var resultSink []*ir.Buffer
+
+func TestCachedCallAllocatesOnlyOutputs(t *testing.T) {
+	for _, n := range []int{1, 1000, 1 << 17} {
+		ex, _ := compileCJ(t, heavyJaxpr(n))
+		args := []*ir.Buffer{arange(ir.Float32, n, 1, 0)}
+		if _, err := ex.Execute(args); err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(5, func() {
+			if _, err := ex.Execute(args); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if want := outputAllocs(ir.Float32, n); allocs > want {
+			t.Errorf("n=%d: %.1f allocations per cached call, want %.0f (the output)", n, allocs, want)
+		}
+	}
+	// A fused reduction with an elementwise producer, and a temporary between kernels.
+	var b jb
+	x := b.in(av(ir.Float32, 512, 512))
+	e := b.op(ir.Exp, av(ir.Float32, 512, 512), nil, x)
+	s := b.op(ir.ReduceSum, av(ir.Float32, 512), ir.Params{"axes": []int{1}}, e)
+	m := b.op(ir.ReduceMax, av(ir.Float32), ir.Params{"axes": []int{0}}, s)
+	ex, _ := compileCJ(t, b.ret(m))
+	args := []*ir.Buffer{testInput(ir.Float32, 0, 0, 512, 512)}
+	ex.Execute(args)
+	if allocs, want := testing.AllocsPerRun(5, func() { ex.Execute(args) }), outputAllocs(ir.Float32); allocs > want {
+		t.Errorf("reduction: %.1f allocations per call, want %.0f", allocs, want)
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	for _, n := range []int{7, 300_000} {
+		cj := heavyJaxpr(n)
+		ex, _ := compileCJ(t, cj)
+		var wg sync.WaitGroup
+		errs := make(chan error, 16)
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				args := []*ir.Buffer{arange(ir.Float32, n, float64(g+1), 0)}
+				want, err := eval.Closed(cj, args)
+				if err != nil {
+					errs <- err
+					return
+				}
+				for i := 0; i < 3; i++ {
+					got, err := ex.Execute(args)
+					if err == nil {
+						err = sameBuffers(got, want, 0)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}(g)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestArgumentErrors(t *testing.T) {
+	ex, _ := compileCJ(t, heavyJaxpr(4))
+	cases := []struct {
+		args []*ir.Buffer
+		want string
+	}{
+		{nil, "takes 1 arguments, got 0"},
+		{[]*ir.Buffer{nil}, "argument 0 is nil"},
+		{[]*ir.Buffer{arange(ir.Float32, 5, 1, 0)}, "compiled for f32[4]"},
+		{[]*ir.Buffer{{DType: ir.Float32, Shape: []int{4}, Data: []float64{1, 2, 3, 4}}}, "wrong Go type"},
+	}
+	for _, c := range cases {
+		_, err := ex.Execute(c.args)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Execute(%v): error %v, want one containing %q", c.args, err, c.want)
+		}
+	}
+	// An evaluator error at run time names the primitive.
+	var b jb
+	x := b.in(av(ir.Int32, 3))
+	p := b.op(ir.IntegerPow, av(ir.Int32, 3), ir.Params{"y": -1}, x)
+	ex2, _ := compileCJ(t, b.ret(p))
+	if _, err := ex2.Execute([]*ir.Buffer{arange(ir.Int32, 3, 1, 0)}); err == nil || !strings.Contains(err.Error(), "integer_pow") {
+		t.Errorf("negative integer power: error %v", err)
+	}
+	if _, err := (Backend{}).Lower(nil); err == nil {
+		t.Error("Lower(nil) succeeded")
+	}
+}
