@@ -18,6 +18,9 @@ type value struct {
 	buf  *ir.Buffer
 	t    *trace
 	v    *ir.Var
+	// goNum is the exact Go number a weakly typed scalar was made from, so
+	// that promotion to a wider dtype (f64) does not see it rounded to f32.
+	goNum *float64
 }
 
 // val returns a's state, panicking with a clear error on a zero Array.

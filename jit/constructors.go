@@ -85,11 +85,11 @@ func asArray(x any) Array {
 		v.val()
 		return v
 	case float64:
-		return concrete(ir.ScalarBuffer(Float32, v), true)
+		return weakNumber(Float32, v)
 	case float32:
-		return concrete(ir.ScalarBuffer(Float32, float64(v)), true)
+		return weakNumber(Float32, float64(v))
 	case int:
-		return concrete(ir.ScalarBuffer(Int32, float64(v)), true)
+		return weakNumber(Int32, float64(v))
 	case int32:
 		return Scalar(v)
 	case int64:
@@ -108,4 +108,20 @@ func goNumber(x any) bool {
 		return true
 	}
 	return false
+}
+
+// weakNumber is a weakly typed scalar made from a Go number.
+func weakNumber(dt DType, v float64) Array {
+	a := concrete(ir.ScalarBuffer(dt, v), true)
+	a.v.goNum = &v
+	return a
+}
+
+// scalarValue is a concrete scalar's value: the exact Go number when it was
+// made from one.
+func (v *value) scalarValue() float64 {
+	if v.goNum != nil {
+		return *v.goNum
+	}
+	return v.buf.At(0)
 }

@@ -61,7 +61,10 @@ func convertTo(a Array, dt DType, weak bool) Array {
 		return a
 	}
 	if v.buf != nil && len(v.aval.Shape) == 0 {
-		return concrete(ir.ScalarBuffer(dt, v.buf.At(0)), weak)
+		if weak && v.goNum != nil {
+			return weakNumber(dt, *v.goNum)
+		}
+		return concrete(ir.ScalarBuffer(dt, v.scalarValue()), weak)
 	}
 	out := ir.Aval{Shape: v.aval.Shape, DType: dt, Weak: weak}
 	return bind(ir.ConvertElementType, ir.Params{"new_dtype": dt, "weak_type": weak, "sharding": nil},
