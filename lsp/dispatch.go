@@ -22,9 +22,9 @@ type notificationFunc func(s *Server, ctx context.Context, params json.RawMessag
 // requests run in their own goroutine (so a slow preview never blocks
 // didChange), with a context that $/cancelRequest cancels.
 var requests = map[string]requestFunc{
-	protocol.MethodTextDocumentCodeAction:   (*Server).codeAction,
-	protocol.MethodTextDocumentCodeLens:     (*Server).codeLens,
-	protocol.MethodTextDocumentHover:        (*Server).hover,
+	protocol.MethodTextDocumentCodeAction:  (*Server).codeAction,
+	protocol.MethodTextDocumentCodeLens:    (*Server).codeLens,
+	protocol.MethodTextDocumentHover:       (*Server).hover,
 	protocol.MethodWorkspaceExecuteCommand: (*Server).executeCommand,
 }
 

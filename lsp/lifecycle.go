@@ -87,7 +87,11 @@ func (s *Server) shutdown() {
 // exit ends the session; Run then returns 0 if shutdown came first, else 1.
 func (s *Server) exit() {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == stateExited {
+		return
+	}
 	s.state = stateExited
-	s.mu.Unlock()
+	close(s.exited)
 	s.conn.Close()
 }

@@ -26,9 +26,9 @@ type previewer struct {
 	buildMu sync.Mutex // one go test -c at a time (they compete for CPUs)
 
 	mu       sync.Mutex
-	tmp      string              // private temp dir; removed by stop
-	binaries map[string]string   // build key → test binary path
-	order    []string            // build keys, oldest first (for eviction)
+	tmp      string            // private temp dir; removed by stop
+	binaries map[string]string // build key → test binary path
+	order    []string          // build keys, oldest first (for eviction)
 	results  map[string]*previewResult
 	measured map[string]*previewResult // dir + "\x00" + function → last measurement
 	stopped  bool

@@ -59,6 +59,7 @@ type Server struct {
 	docs       map[protocol.DocumentURI]*document
 	inflight   map[string]context.CancelFunc // request id (%q form) → cancel
 	exitCode   int
+	exited     chan struct{} // closed by the exit notification
 
 	diags    *diagnoser
 	previews *previewer
@@ -99,6 +100,7 @@ func New(opts Options) *Server {
 		docs:     make(map[protocol.DocumentURI]*document),
 		inflight: make(map[string]context.CancelFunc),
 		exitCode: 1,
+		exited:   make(chan struct{}),
 		settings: defaultSettings(),
 	}
 	s.diags = newDiagnoser(s)
@@ -115,11 +117,14 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.stream = newFrameStream(rwc, s.logf)
 	s.conn = jsonrpc2.NewConn(s.stream)
 	s.conn.Go(ctx, s.handle)
+	// After exit (or cancellation) the connection is closed but not waited
+	// for: a read blocked on stdin cannot be interrupted, and the process is
+	// about to end anyway.
 	select {
 	case <-s.conn.Done():
+	case <-s.exited:
 	case <-ctx.Done():
 		s.conn.Close()
-		<-s.conn.Done()
 	}
 	s.diags.stop()
 	s.previews.stop()

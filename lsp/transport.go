@@ -55,6 +55,9 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
+		if err == nil && !looksLikeMessage(body) {
+			err = errors.New("it has no method (a request) and no result or error (a response)")
+		}
 		if err != nil {
 			s.logf("jitls: not a JSON-RPC 2.0 message: %v", err)
 			s.writeError(rawID(body), jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 request: "+err.Error())
@@ -171,4 +174,19 @@ func rawID(body []byte) json.RawMessage {
 		return m.ID
 	}
 	return nil
+}
+
+// looksLikeMessage reports whether body is an object with a method, a
+// result or an error (jsonrpc2.DecodeMessage takes anything else for an
+// empty response and drops it silently).
+func looksLikeMessage(body []byte) bool {
+	var m struct {
+		Method *string         `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &m) != nil {
+		return false
+	}
+	return m.Method != nil || m.Result != nil || m.Error != nil
 }
