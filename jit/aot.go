@@ -198,12 +198,9 @@ func (c *Compiled) runBuffers(bufs []*ir.Buffer) []Array {
 	for i, b := range res {
 		arrs[i] = concrete(b, outs[i].Type().Weak)
 	}
-	d := time.Since(start)
-	core := c.core
-	core.mu.Lock()
-	core.stats.ExecuteTime += d
-	core.stats.LastExecuteTime = d
-	core.mu.Unlock()
+	d := int64(time.Since(start))
+	c.core.execTotal.Add(d)
+	c.core.execLast.Store(d)
 	return arrs
 }
 

@@ -40,7 +40,9 @@ type funcCore struct {
 	order   []*entry // in compile order, for Signatures and explanations
 	nested  map[string]*nestedEntry
 	stats   Stats
-	hits    atomic.Int64
+	// the hit path updates only atomics
+	hits                atomic.Int64
+	execTotal, execLast atomic.Int64 // nanoseconds
 
 	srcOnce sync.Once
 	defPos  string
@@ -301,6 +303,8 @@ func (c *funcCore) snapshot() Stats {
 	defer c.mu.RUnlock()
 	s := c.stats
 	s.Hits = int(c.hits.Load())
+	s.ExecuteTime = time.Duration(c.execTotal.Load())
+	s.LastExecuteTime = time.Duration(c.execLast.Load())
 	return s
 }
 

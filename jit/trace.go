@@ -29,13 +29,23 @@ type trace struct {
 	constSrc  []*value // what each constvar stands for: concrete data or an outer tracer
 	captured  map[*value]*ir.Var
 
-	done bool
+	stack *traceStack // the goroutine's stack this trace is on
+	done  bool
 }
+
+// traceStack is one goroutine's stack of active traces. Only that goroutine
+// touches it, so it needs no lock.
+type traceStack struct {
+	gid    int64
+	traces []*trace
+}
+
+func (s *traceStack) top() *trace { return s.traces[len(s.traces)-1] }
 
 var (
 	activeTraces atomic.Int64
 	stacksMu     sync.Mutex
-	stacks       = map[int64][]*trace{}
+	stacks       = map[int64]*traceStack{}
 )
 
 // goid returns the current goroutine's id (parsed from its stack header).
@@ -52,6 +62,8 @@ func goid() int64 {
 }
 
 // currentTrace returns the innermost active trace of this goroutine, or nil.
+// It finds the goroutine from the stack header, so operations prefer
+// traceOf, which finds it from a tracer operand.
 func currentTrace() *trace {
 	if activeTraces.Load() == 0 {
 		return nil
@@ -59,10 +71,22 @@ func currentTrace() *trace {
 	gid := goid()
 	stacksMu.Lock()
 	defer stacksMu.Unlock()
-	if s := stacks[gid]; len(s) > 0 {
-		return s[len(s)-1]
+	if s := stacks[gid]; s != nil {
+		return s.top()
 	}
 	return nil
+}
+
+// traceOf returns the innermost active trace of the goroutine running an
+// operation on args: known from any tracer among them (tracers are used on
+// the goroutine that traces them), else looked up.
+func traceOf(args []Array) *trace {
+	for _, a := range args {
+		if t := a.val().t; t != nil && !t.done {
+			return t.stack.top()
+		}
+	}
+	return currentTrace()
 }
 
 // pushTrace starts a new trace nested in the current one (if any).
@@ -71,28 +95,29 @@ func pushTrace(kind, fnName string) *trace {
 	stacksMu.Lock()
 	defer stacksMu.Unlock()
 	s := stacks[gid]
-	t := &trace{kind: kind, fnName: fnName, captured: map[*value]*ir.Var{}}
-	if len(s) > 0 {
-		t.parent = s[len(s)-1]
+	if s == nil {
+		s = &traceStack{gid: gid}
+		stacks[gid] = s
 	}
-	stacks[gid] = append(s, t)
+	t := &trace{kind: kind, fnName: fnName, captured: map[*value]*ir.Var{}, stack: s}
+	if len(s.traces) > 0 {
+		t.parent = s.top()
+	}
+	s.traces = append(s.traces, t)
 	activeTraces.Add(1)
 	return t
 }
 
 // pop ends t, which must be the innermost trace of this goroutine.
 func (t *trace) pop() {
-	gid := goid()
 	stacksMu.Lock()
 	defer stacksMu.Unlock()
-	s := stacks[gid]
-	if len(s) > 0 && s[len(s)-1] == t {
-		s = s[:len(s)-1]
+	s := t.stack
+	if n := len(s.traces); n > 0 && s.traces[n-1] == t {
+		s.traces = s.traces[:n-1]
 	}
-	if len(s) == 0 {
-		delete(stacks, gid)
-	} else {
-		stacks[gid] = s
+	if len(s.traces) == 0 {
+		delete(stacks, s.gid)
 	}
 	t.done = true
 	activeTraces.Add(-1)
@@ -150,7 +175,7 @@ func (t *trace) jaxpr(outs []Array) *ir.Jaxpr {
 // bind applies a primitive: staged into the current trace when there is one,
 // evaluated at once on concrete data otherwise. outs are the result types.
 func bind(prim string, params ir.Params, outs []ir.Aval, args ...Array) []Array {
-	t := currentTrace()
+	t := traceOf(args)
 	if t == nil {
 		return evalEager(prim, params, outs, args)
 	}
