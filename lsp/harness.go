@@ -158,12 +158,7 @@ func jitlsPreviewRun(res *jitlsPreviewResult, f jitlsTracer, specs []any, values
 		return
 	}
 	res.Backend = comp.Backend()
-	for _, d := range jitlsjit.Devices() {
-		if d.Platform == res.Backend {
-			res.Device = d.Name
-			break
-		}
-	}
+	res.Device = comp.Device()
 	args := values()
 	call := func() error {
 		out, err := comp.Call(args...)
