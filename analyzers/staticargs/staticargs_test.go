@@ -14,6 +14,7 @@ func TestStaticArgs(t *testing.T) {
 
 func TestHoistFix(t *testing.T) {
 	dir := fixturetest.Dir(t)
-	analysistest.RunWithSuggestedFixes(t, dir, staticargs.Analyzer, "staticargs/hoist")
+	results := analysistest.RunWithSuggestedFixes(t, dir, staticargs.Analyzer, "staticargs/hoist")
+	fixturetest.CountFixes(t, results, 2)
 	fixturetest.BuildGolden(t, dir, "staticargs/hoist")
 }

@@ -117,15 +117,7 @@ func (b *builder) addFunc(node ast.Node, origin token.Pos, why string, params ma
 		case *ast.FuncLit:
 			fn.Body, fn.Name, ftype = n.Body, "func literal", n.Type
 		}
-		for _, field := range ftype.Params.List {
-			if len(field.Names) == 0 {
-				fn.Params = append(fn.Params, nil)
-			}
-			for _, id := range field.Names {
-				v, _ := b.Info.Defs[id].(*types.Var)
-				fn.Params = append(fn.Params, v)
-			}
-		}
+		fn.Params = ParamVars(b.Info, ftype)
 		for _, i := range static {
 			if i >= 0 && i < len(fn.Params) && fn.Params[i] != nil {
 				fn.Static[fn.Params[i]] = i
@@ -146,6 +138,22 @@ func (b *builder) addFunc(node ast.Node, origin token.Pos, why string, params ma
 		b.traced[fn][i] = true
 	}
 	return fn
+}
+
+// ParamVars returns the parameters of a function type in order (nil for
+// unnamed ones).
+func ParamVars(info *types.Info, ftype *ast.FuncType) []*types.Var {
+	var params []*types.Var
+	for _, field := range ftype.Params.List {
+		if len(field.Names) == 0 {
+			params = append(params, nil)
+		}
+		for _, id := range field.Names {
+			v, _ := info.Defs[id].(*types.Var)
+			params = append(params, v)
+		}
+	}
+	return params
 }
 
 // findRoots records the functions given to jit entry points and those marked //jit:traced.
@@ -341,7 +349,8 @@ func (b *builder) addExternal(call *ast.CallExpr, callee *types.Func, params []i
 	b.External = append(b.External, &ExternalCall{Pos: call.Pos(), End: call.End(), Callee: callee, Params: params, In: in})
 }
 
-// findJittedCalls records the f.Call(...) calls of each jitted function.
+// findJittedCalls records the f.Call(...) calls of each jitted function,
+// and the calls made through f.Call passed to a function of the package.
 func (b *builder) findJittedCalls() {
 	byVar := map[types.Object]*Jitted{}
 	byCall := map[*ast.CallExpr]*Jitted{}
@@ -351,27 +360,60 @@ func (b *builder) findJittedCalls() {
 		}
 		byCall[j.Call] = j
 	}
+	jittedOf := func(sel *ast.SelectorExpr) *Jitted {
+		if sel.Sel.Name != "Call" {
+			return nil
+		}
+		switch x := ast.Unparen(sel.X).(type) {
+		case *ast.Ident:
+			return byVar[b.Info.Uses[x]]
+		case *ast.CallExpr:
+			return byCall[x]
+		}
+		return nil
+	}
 	for _, f := range b.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
-			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "Call" {
-				return true
-			}
-			switch x := ast.Unparen(sel.X).(type) {
-			case *ast.Ident:
-				if j := byVar[b.Info.Uses[x]]; j != nil {
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				if j := jittedOf(sel); j != nil {
 					j.Calls = append(j.Calls, call)
 				}
-			case *ast.CallExpr:
-				if j := byCall[x]; j != nil {
-					j.Calls = append(j.Calls, call)
+			}
+			for i, arg := range call.Args {
+				if sel, ok := ast.Unparen(arg).(*ast.SelectorExpr); ok {
+					if j := jittedOf(sel); j != nil {
+						b.indirect(j, call, i)
+					}
 				}
 			}
 			return true
 		})
 	}
+}
+
+// indirect records the calls that the function called by outer makes
+// through its parameter i, which receives j's Call.
+func (b *builder) indirect(j *Jitted, outer *ast.CallExpr, i int) {
+	node, _ := b.resolveFunc(outer.Fun)
+	fd, ok := node.(*ast.FuncDecl)
+	if !ok {
+		return
+	}
+	params := ParamVars(b.Info, fd.Type)
+	if i >= len(params) || params[i] == nil {
+		return
+	}
+	param := params[i]
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if inner, ok := n.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(inner.Fun).(*ast.Ident); ok && b.Info.Uses[id] == param {
+				j.Indirect = append(j.Indirect, &IndirectCall{Outer: outer, Inner: inner, Callee: fd})
+			}
+		}
+		return true
+	})
 }

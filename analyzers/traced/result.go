@@ -46,6 +46,17 @@ type Jitted struct {
 	StaticOpt *ast.CallExpr
 	// Calls are the f.Call(...) calls of the jitted function.
 	Calls []*ast.CallExpr
+	// Indirect are the calls made through f.Call passed as a function value
+	// to a function of the package.
+	Indirect []*IndirectCall
+}
+
+// IndirectCall is a call of a jitted function through a parameter: Outer
+// passes f.Call to Callee, whose body calls it with Inner.
+type IndirectCall struct {
+	Outer, Inner *ast.CallExpr
+	// Callee is the function that receives f.Call.
+	Callee *ast.FuncDecl
 }
 
 // IsStatic reports whether argument i is static.
@@ -120,12 +131,13 @@ func (r *Result) File(pos token.Pos) *ast.File {
 }
 
 // Walk calls visit for every node of fn's body in depth-first order, with
-// the stack of enclosing nodes (outermost first, the node itself excluded).
+// the stack of enclosing nodes (outermost first: fn.Node, then its body
+// and so on; the node itself excluded).
 // Nested function literals that are traced functions of their own are
 // skipped: they are visited as Funcs themselves. visit returns false to
 // skip a node's children.
 func (r *Result) Walk(fn *Func, visit func(n ast.Node, stack []ast.Node) bool) {
-	var stack []ast.Node
+	stack := []ast.Node{fn.Node}
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]

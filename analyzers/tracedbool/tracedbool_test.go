@@ -15,6 +15,7 @@ func TestTracedBool(t *testing.T) {
 
 func TestTracedBoolFixes(t *testing.T) {
 	dir := fixturetest.Dir(t)
-	analysistest.RunWithSuggestedFixes(t, dir, tracedbool.Analyzer, "tracedbool/a")
+	results := analysistest.RunWithSuggestedFixes(t, dir, tracedbool.Analyzer, "tracedbool/a")
+	fixturetest.CountFixes(t, results, 2)
 	fixturetest.BuildGolden(t, dir, "tracedbool/a")
 }

@@ -15,8 +15,9 @@ func TestTraceEffect(t *testing.T) {
 
 func TestTraceEffectFixes(t *testing.T) {
 	dir := fixturetest.Dir(t)
-	for _, pkg := range []string{"traceeffect/a", "traceeffect/fixone"} {
-		analysistest.RunWithSuggestedFixes(t, dir, traceeffect.Analyzer, pkg)
+	for pkg, fixes := range map[string]int{"traceeffect/a": 2, "traceeffect/fixone": 1} {
+		results := analysistest.RunWithSuggestedFixes(t, dir, traceeffect.Analyzer, pkg)
+		fixturetest.CountFixes(t, results, fixes)
 		fixturetest.BuildGolden(t, dir, pkg)
 	}
 }

@@ -111,34 +111,67 @@ func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic
 }
 
 // staticBound checks the values that the calls of fn's jitted wrappers pass
-// to the static parameter index.
+// to the static parameter index: direct calls, and calls through f.Call
+// passed to a function of the package (whose argument may in turn be one of
+// that function's parameters, set by the outer call).
 func (c *checker) staticBound(fn *traced.Func, name string, index int, d *analysis.Diagnostic) bool {
-	var worst *ast.CallExpr
-	var worstN int64
+	type site struct {
+		arg  ast.Expr
+		call *ast.CallExpr
+	}
+	var sites []site
 	for _, j := range fn.Jitted {
 		for _, call := range j.Calls {
-			if index >= len(call.Args) {
+			if index < len(call.Args) {
+				sites = append(sites, site{call.Args[index], call})
+			}
+		}
+		for _, ic := range j.Indirect {
+			if index >= len(ic.Inner.Args) {
 				continue
 			}
-			n, ok := traced.MaxInt(c.r.Info, call.Args[index], c.r.PathTo(call))
-			if !ok {
-				d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and the static argument %s is set to %s at %s, not a known constant: the unrolled length is unbounded; %s",
-					name, name, types.ExprString(call.Args[index]), c.where(call), advice)
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: "the static argument " + name + " is set here"})
-				return true
+			s := site{ic.Inner.Args[index], ic.Inner}
+			if q := paramOf(c.r.Info, ic.Callee, s.arg); q >= 0 && q < len(ic.Outer.Args) {
+				s = site{ic.Outer.Args[q], ic.Outer}
 			}
-			if worst == nil || n > worstN {
-				worst, worstN = call, n
-			}
+			sites = append(sites, s)
+		}
+	}
+	var worst *site
+	var worstN int64
+	for i, s := range sites {
+		n, ok := traced.MaxInt(c.r.Info, s.arg, c.r.PathTo(s.call))
+		if !ok {
+			d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and the static argument %s is set to %s at %s, not a known constant: the unrolled length is unbounded; %s",
+				name, name, types.ExprString(s.arg), c.where(s.call), advice)
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.call.Pos(), End: s.call.End(), Message: "the static argument " + name + " is set here"})
+			return true
+		}
+		if worst == nil || n > worstN {
+			worst, worstN = &sites[i], n
 		}
 	}
 	if worst == nil || worstN <= c.max {
 		return false
 	}
 	d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (static argument %s is %d at %s); %s",
-		worstN, name, worstN, c.where(worst), advice)
-	d.Related = append(d.Related, analysis.RelatedInformation{Pos: worst.Pos(), End: worst.End(), Message: fmt.Sprintf("the static argument %s is %d here", name, worstN)})
+		worstN, name, worstN, c.where(worst.call), advice)
+	d.Related = append(d.Related, analysis.RelatedInformation{Pos: worst.call.Pos(), End: worst.call.End(), Message: fmt.Sprintf("the static argument %s is %d here", name, worstN)})
 	return true
+}
+
+// paramOf returns the index of the parameter of fd that e names, or -1.
+func paramOf(info *types.Info, fd *ast.FuncDecl, e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	for i, p := range traced.ParamVars(info, fd.Type) {
+		if p != nil && info.Uses[id] == p {
+			return i
+		}
+	}
+	return -1
 }
 
 func (c *checker) where(n ast.Node) string {

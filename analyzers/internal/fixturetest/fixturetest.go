@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // Dir returns the absolute path of the module's top-level testdata directory
@@ -68,5 +70,22 @@ func BuildGolden(t testing.TB, dir, pkg string) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("fixed code of %s does not build: %v\n%s", pkg, err, out)
+	}
+}
+
+// CountFixes fails the test unless the diagnostics of results carry exactly
+// want suggested fixes. (analysistest.RunWithSuggestedFixes checks the
+// .golden files only for files that some fix edits: with no fix at all it
+// passes, so the tests count them.)
+func CountFixes(t testing.TB, results []*analysistest.Result, want int) {
+	t.Helper()
+	got := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			got += len(d.SuggestedFixes)
+		}
+	}
+	if got != want {
+		t.Errorf("got %d suggested fixes, want %d", got, want)
 	}
 }

@@ -4,7 +4,8 @@ import "github.com/jitlint/jitlint/jit"
 
 // ReluBad is the codelab's branch on a traced value.
 func ReluBad(x jit.Array) jit.Array {
-	if x.Gt(0).Bool() { // want `x.Gt\(0\).Bool\(\) converts a traced value to a Go bool`
+	// want +1 `x.Gt\(0\).Bool\(\) converts a traced value to a Go bool`
+	if x.Gt(0).Bool() {
 		return x
 	}
 	return x.Mul(0)
@@ -15,7 +16,8 @@ var reluBad = jit.Jit(ReluBad)
 // Clip assigns in both branches.
 func Clip(x jit.Array) jit.Array {
 	y := x
-	if x.Sum().Gt(1).Bool() { // want `converts a traced value to a Go bool`
+	// want +1 `converts a traced value to a Go bool`
+	if x.Sum().Gt(1).Bool() {
 		y = x.Div(2)
 	} else {
 		y = x.Neg()

@@ -1,0 +1,47 @@
+package analyzers
+
+import (
+	"github.com/jitlint/jitlint/analyzers/shapechurn"
+	"github.com/jitlint/jitlint/analyzers/staticargs"
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/analyzers/traceeffect"
+	"github.com/jitlint/jitlint/analyzers/tracedbool"
+	"github.com/jitlint/jitlint/analyzers/unrolledloop"
+	"golang.org/x/tools/go/analysis"
+)
+
+// Config selects and tunes analyzers.
+type Config struct {
+	Enabled         map[string]bool // analyzer name → on/off; missing = on
+	UnrolledLoopMax int             // 0 = default 32
+}
+
+// Names are the names of the analyzers of the suite, in order.
+var Names = []string{"tracedbool", "unrolledloop", "staticargs", "shapechurn", "traceeffect"}
+
+// Suite returns fresh analyzer values for cfg (no shared mutable state between calls).
+// The enabled analyzers share one fresh traced prerequisite.
+func Suite(cfg Config) []*analysis.Analyzer {
+	max := cfg.UnrolledLoopMax
+	if max <= 0 {
+		max = unrolledloop.DefaultMax
+	}
+	tracer := traced.New()
+	all := []*analysis.Analyzer{
+		tracedbool.New(tracer),
+		unrolledloop.New(tracer, max),
+		staticargs.New(tracer),
+		shapechurn.New(tracer),
+		traceeffect.New(tracer),
+	}
+	var out []*analysis.Analyzer
+	for _, a := range all {
+		if on, ok := cfg.Enabled[a.Name]; !ok || on {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// All returns the default suite (what cmd/jitlint runs).
+func All() []*analysis.Analyzer { return Suite(Config{}) }

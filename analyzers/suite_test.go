@@ -1,0 +1,57 @@
+package analyzers_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/jitlint/jitlint/analyzers"
+	"golang.org/x/tools/go/analysis"
+)
+
+func names(as []*analysis.Analyzer) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+func TestSuite(t *testing.T) {
+	all := analyzers.All()
+	if got := names(all); !slices.Equal(got, analyzers.Names) {
+		t.Fatalf("All() = %v, want %v", got, analyzers.Names)
+	}
+	if err := analysis.Validate(all); err != nil {
+		t.Fatalf("Validate(All()): %v", err)
+	}
+	for _, a := range all {
+		if a.URL != "https://github.com/jitlint/jitlint/blob/main/docs/analyzers.md#"+a.Name {
+			t.Errorf("%s: URL = %q", a.Name, a.URL)
+		}
+		if a.Doc == "" || len(a.Requires) != 1 || a.Requires[0] != all[0].Requires[0] {
+			t.Errorf("%s: want a doc and the suite's shared traced prerequisite", a.Name)
+		}
+	}
+	off := analyzers.Suite(analyzers.Config{Enabled: map[string]bool{"staticargs": false, "tracedbool": true}})
+	if got := names(off); slices.Contains(got, "staticargs") || len(got) != 4 {
+		t.Errorf("Suite with staticargs off = %v", got)
+	}
+}
+
+// TestSuiteFresh checks that two suites share no analyzer value, so that
+// flags set on one (the -max of unrolledloop) do not leak into the other.
+func TestSuiteFresh(t *testing.T) {
+	a := analyzers.Suite(analyzers.Config{UnrolledLoopMax: 7})
+	b := analyzers.All()
+	for i := range a {
+		if a[i] == b[i] || a[i].Requires[0] == b[i].Requires[0] {
+			t.Errorf("%s: suites share analyzer values", a[i].Name)
+		}
+	}
+	if got := a[1].Flags.Lookup("max").Value.String(); got != "7" {
+		t.Errorf("unrolledloop max with UnrolledLoopMax 7 = %s", got)
+	}
+	if got := b[1].Flags.Lookup("max").Value.String(); got != "32" {
+		t.Errorf("unrolledloop max by default = %s", got)
+	}
+}

@@ -1,0 +1,23 @@
+// Command jitlint runs the jitlint analyzers (tracedbool, unrolledloop,
+// staticargs, shapechurn, traceeffect) on Go packages that use
+// github.com/jitlint/jitlint/jit.
+//
+// It is a multichecker and a go vet tool in one binary:
+//
+//	jitlint ./...                       report findings (exit 3 when there are some)
+//	jitlint -fix ./...                  apply the suggested fixes
+//	jitlint -json ./...                 findings as JSON
+//	jitlint -unrolledloop.max=64 ./...  tune an analyzer; -NAME=false turns one off
+//	go vet -vettool=$(which jitlint) ./...
+//
+// See docs/analyzers.md for what each analyzer reports and why.
+package main
+
+import (
+	"github.com/jitlint/jitlint/analyzers"
+	"golang.org/x/tools/go/analysis/multichecker"
+)
+
+func main() {
+	multichecker.Main(analyzers.All()...)
+}
