@@ -4,8 +4,8 @@ import (
 	"github.com/jitlint/jitlint/analyzers/shapechurn"
 	"github.com/jitlint/jitlint/analyzers/staticargs"
 	"github.com/jitlint/jitlint/analyzers/traced"
-	"github.com/jitlint/jitlint/analyzers/traceeffect"
 	"github.com/jitlint/jitlint/analyzers/tracedbool"
+	"github.com/jitlint/jitlint/analyzers/traceeffect"
 	"github.com/jitlint/jitlint/analyzers/unrolledloop"
 	"golang.org/x/tools/go/analysis"
 )
