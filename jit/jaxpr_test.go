@@ -319,4 +319,3 @@ let inner_fn = { lambda ; e:f32[1]. let f:f32[1] = add e 1.0:f32[] in (f,) } in
 }
 
 var weights = jit.FromSlice([]float32{1, 2, 3})
-
