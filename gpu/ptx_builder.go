@@ -185,6 +185,9 @@ func immediate(t ir.DType, v float64) string {
 	case ir.Float64:
 		return fmt.Sprintf("0d%016X", math.Float64bits(v))
 	}
+	if v >= math.MaxInt64 { // float64(MaxInt64) rounds up to 2^63
+		return fmt.Sprintf("%d", int64(math.MaxInt64))
+	}
 	return fmt.Sprintf("%d", int64(v))
 }
 

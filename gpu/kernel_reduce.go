@@ -1,0 +1,155 @@
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/fusion"
+)
+
+// emitReduce writes the kernel of a reduction group (an elementwise chain
+// ending in reduce_sum/max/min): one block per output element; each of its
+// threads strides over the reduced elements, evaluating the chain at each,
+// then the block combines the partial results in shared memory. Parameters
+// are g.Inputs then g.Outputs; chain results the group exports are stored as
+// they are computed (each element is visited by exactly one thread). The grid
+// is the output size.
+func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
+	e := g.Eqns[len(g.Eqns)-1]
+	chain := g.Eqns[:len(g.Eqns)-1]
+	axes, err := intsParam(e, "axes")
+	if err != nil {
+		return nil, 0, err
+	}
+	x := ir.Aval{Shape: g.Shape, DType: e.In[0].Type().DType}
+	t := x.DType
+	if err := checkDType(t); err != nil {
+		return nil, 0, err
+	}
+	if t == ir.Bool {
+		return nil, 0, eqnError(e, fmt.Errorf("reductions of bool are not supported by the gpu backend"))
+	}
+	in := x.Shape
+	strides := make([]int, len(in))
+	s := 1
+	for d := len(in) - 1; d >= 0; d-- {
+		strides[d] = s
+		s *= in[d]
+	}
+	var keptShape, keptStride, redShape, redStride []int
+	for d := range in {
+		if slices.Contains(axes, d) {
+			redShape, redStride = append(redShape, in[d]), append(redStride, strides[d])
+		} else {
+			keptShape, keptStride = append(keptShape, in[d]), append(keptStride, strides[d])
+		}
+	}
+	nOut, nRed := ir.NumElements(keptShape), ir.NumElements(redShape)
+	prim := map[string]string{ir.ReduceSum: ir.Add, ir.ReduceMax: ir.Max, ir.ReduceMin: ir.Min}[e.Prim]
+	k := newKernel(name, len(g.Inputs)+len(g.Outputs))
+	size := t.ItemSize()
+	k.shared = blockSize * size
+	tid, blk := k.reg("%r"), k.reg("%r")
+	k.op("mov.u32 %s, %%tid.x", tid)
+	k.op("mov.u32 %s, %%ctaid.x", blk)
+	outParam := map[*ir.Var]int{}
+	for i, v := range g.Outputs {
+		outParam[v] = len(g.Inputs) + i
+	}
+	base := k.strided(k.coords(blk, keptShape), keptStride)
+	acc := k.reg(regClass(t))
+	k.move(acc, k.constant(t, reduceIdentity(e.Prim, t)))
+	r := k.reg("%r")
+	k.op("mov.u32 %s, %s", r, tid)
+	loop, end := k.label(), k.label()
+	k.mark(loop)
+	k.op("@%s bra %s", k.setp("ge", ".s32", r, fmt.Sprint(nRed)), end)
+	at := k.reg("%r")
+	k.op("add.s32 %s, %s, %s", at, base, k.strided(k.coords(r, redShape), redStride))
+	vals, err := k.loadInputs(g.Inputs, at, g.Shape)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := k.evalChain(chain, g.Shape, at, vals); err != nil {
+		return nil, 0, err
+	}
+	for _, c := range chain {
+		if i, ok := outParam[c.Out[0]]; ok {
+			k.store(k.param(i), at, vals[c.Out[0]])
+		}
+	}
+	var operand value
+	switch a := e.In[0].(type) {
+	case *ir.Var:
+		operand = vals[a]
+	case ir.Literal:
+		operand = k.constant(t, a.Value)
+	}
+	v, err := k.binary(prim, value{acc, t}, operand)
+	if err != nil {
+		return nil, 0, eqnError(e, err)
+	}
+	k.move(acc, v)
+	k.op("add.s32 %s, %s, %d", r, r, blockSize)
+	k.op("bra %s", loop)
+	k.mark(end)
+	// Tree reduction in shared memory.
+	sm, slot := k.reg("%r"), k.reg("%r")
+	k.op("mov.u32 %s, %s_smem", sm, name)
+	k.op("mad.lo.s32 %s, %s, %d, %s", slot, tid, size, sm)
+	k.op("st.shared%s [%s], %s", memType(t), slot, acc)
+	k.op("bar.sync 0")
+	for half := blockSize / 2; half >= 1; half /= 2 {
+		skip := k.label()
+		k.op("@%s bra %s", k.setp("ge", ".s32", tid, fmt.Sprint(half)), skip)
+		a, b := k.reg(regClass(t)), k.reg(regClass(t))
+		k.op("ld.shared%s %s, [%s]", memType(t), a, slot)
+		k.op("ld.shared%s %s, [%s+%d]", memType(t), b, slot, half*size)
+		v, _ := k.binary(prim, value{a, t}, value{b, t}) // same op as above: cannot fail
+		k.op("st.shared%s [%s], %s", memType(t), slot, v.reg)
+		k.mark(skip)
+		k.op("bar.sync 0")
+	}
+	done := k.label()
+	k.op("@%s bra %s", k.setp("ne", ".s32", tid, "0"), done)
+	if i, ok := outParam[e.Out[0]]; ok {
+		res := k.reg(regClass(t))
+		k.op("ld.shared%s %s, [%s]", memType(t), res, sm)
+		k.store(k.param(i), blk, value{res, t})
+	}
+	k.mark(done)
+	return k, max(nOut, 1), nil
+}
+
+// strided returns sum c[d]*stride[d] (0 for no coordinates).
+func (k *kernel) strided(c []string, stride []int) string {
+	acc := k.reg("%r")
+	k.op("mov.u32 %s, 0", acc)
+	for d := range c {
+		next := k.reg("%r")
+		k.op("mad.lo.s32 %s, %s, %d, %s", next, c[d], stride[d], acc)
+		acc = next
+	}
+	return acc
+}
+
+// reduceIdentity is the starting value of a reduction.
+func reduceIdentity(prim string, t ir.DType) float64 {
+	switch {
+	case prim == ir.ReduceSum:
+		return 0
+	case t.IsFloat() && prim == ir.ReduceMax:
+		return math.Inf(-1)
+	case t.IsFloat():
+		return math.Inf(1)
+	case prim == ir.ReduceMax && t == ir.Int32:
+		return math.MinInt32
+	case t == ir.Int32:
+		return math.MaxInt32
+	case prim == ir.ReduceMax:
+		return math.MinInt64
+	}
+	return math.MaxInt64
+}
