@@ -72,7 +72,7 @@ func Explodes(x jit.Array) jit.Array { panic("boom from user code") }
 	}
 	r = c.request("workspace/executeCommand", map[string]any{"command": CommandMeasureCompileCost, "arguments": []any{map[string]any{"uri": u, "function": "ReluWhere"}}})
 	var cost struct {
-		Function, Backend                                       string
+		Function, Backend                                      string
 		TraceMs, LowerMs, CompileMs, FirstCallMs, CachedCallMs float64
 	}
 	if r.Error != nil || json.Unmarshal(r.Result, &cost) != nil || cost.Backend == "" || cost.CompileMs <= 0 || cost.FirstCallMs <= 0 {
