@@ -176,7 +176,7 @@ func (k *kernel) padValue(e *ir.Eqn, oc []string, read func(int, string) value) 
 		for _, bad := range []string{
 			k.setp("lt", ".s32", t, "0"), k.setp("ne", ".s32", r, "0"), k.setp("ge", ".s32", q, fmt.Sprint(in[j])),
 		} {
-			k.op("and.pred %s, %s, !%s", valid, valid, bad)
+			k.op("and.pred %s, %s, %s", valid, valid, k.notPred(bad))
 		}
 		c[j] = q
 	}

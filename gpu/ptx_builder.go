@@ -222,6 +222,14 @@ func movType(t ir.DType) string {
 	return ptxType(t)
 }
 
+// notPred returns the negation of predicate p in a fresh register (PTX
+// allows ! only in guards, not in and.pred operands).
+func (k *kernel) notPred(p string) string {
+	r := k.reg("%p")
+	k.op("not.pred %s, %s", r, p)
+	return r
+}
+
 // load reads element idx (32-bit register) of a buffer of dtype t at base.
 func (k *kernel) load(base, idx string, t ir.DType) value {
 	a := k.addr(base, idx, t.ItemSize())

@@ -213,7 +213,7 @@ func (k *kernel) pick(p string, a, b value) value {
 	if a.t == ir.Bool {
 		x, y := k.reg("%p"), k.reg("%p")
 		k.op("and.pred %s, %s, %s", x, p, a.reg)
-		k.op("and.pred %s, !%s, %s", y, p, b.reg)
+		k.op("and.pred %s, %s, %s", y, k.notPred(p), b.reg)
 		k.op("or.pred %s, %s, %s", r, x, y)
 	} else {
 		k.op("selp%s %s, %s, %s, %s", ptxType(a.t), r, a.reg, b.reg, p)
@@ -263,7 +263,10 @@ func (k *kernel) integerPow(x value, y int) value {
 	if n < 0 {
 		n = -n
 	}
-	acc := k.constant(x.t, 1)
+	if n == 0 {
+		return k.constant(x.t, 1)
+	}
+	var acc value
 	base := x
 	first := true
 	for n > 0 {

@@ -230,7 +230,7 @@ func (k *kernel) pow64(x, y string) string {
 	negOdd, negFrac := k.reg("%p"), k.reg("%p")
 	k.op("and.pred %s, %s, %s", negOdd, neg, odd)
 	k.op("and.pred %s, %s, %s", negOdd, negOdd, yint)
-	k.op("and.pred %s, %s, !%s", negFrac, neg, yint)
+	k.op("and.pred %s, %s, %s", negFrac, neg, k.notPred(yint))
 	r = k.pickF64(negOdd, k.f64op("neg.f64", r), r)
 	r = k.pickF64(negFrac, d(math.NaN()), r)
 	return k.pickF64(k.setp("eq", ".f64", y, d(0)), d(1), r)

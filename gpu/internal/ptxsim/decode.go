@@ -30,7 +30,6 @@ type inst struct {
 type operand struct {
 	slot    int // register slot, -1 for immediates and specials
 	imm     uint64
-	neg     bool   // !%p
 	special string // %tid.x, ...
 }
 
@@ -120,10 +119,6 @@ func (k *Kernel) decode(s string) (*inst, error) {
 func (k *Kernel) operand(a, typ string) (operand, error) {
 	o := operand{slot: -1}
 	switch {
-	case strings.HasPrefix(a, "!%"):
-		s, err := k.reg(a[1:])
-		o.slot, o.neg = s, true
-		return o, err
 	case a == "%tid.x" || a == "%ntid.x" || a == "%ctaid.x" || a == "%nctaid.x":
 		o.special = a
 		return o, nil

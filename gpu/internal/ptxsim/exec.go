@@ -80,11 +80,7 @@ type block struct {
 func (t *thread) read(o *operand) uint64 {
 	switch {
 	case o.slot >= 0:
-		v := t.regs[o.slot]
-		if o.neg {
-			v ^= 1
-		}
-		return v
+		return t.regs[o.slot]
 	case o.special != "":
 		switch o.special {
 		case "%tid.x":
