@@ -28,8 +28,13 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 	if err := checkDType(t); err != nil {
 		return nil, 0, err
 	}
+	// Bools reduce as 0/1 int32 (max is any, min is all).
+	rt, ident := t, reduceIdentity(e.Prim, t)
 	if t == ir.Bool {
-		return nil, 0, eqnError(e, fmt.Errorf("reductions of bool are not supported by the gpu backend"))
+		if e.Prim == ir.ReduceSum {
+			return nil, 0, eqnError(e, fmt.Errorf("reduce_sum is not defined on bool"))
+		}
+		rt, ident = ir.Int32, float64(boolInt(e.Prim == ir.ReduceMin))
 	}
 	in := x.Shape
 	strides := make([]int, len(in))
@@ -49,7 +54,7 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 	nOut, nRed := ir.NumElements(keptShape), ir.NumElements(redShape)
 	prim := map[string]string{ir.ReduceSum: ir.Add, ir.ReduceMax: ir.Max, ir.ReduceMin: ir.Min}[e.Prim]
 	k := newKernel(name, len(g.Inputs)+len(g.Outputs))
-	size := t.ItemSize()
+	size := rt.ItemSize()
 	k.shared = blockSize * size
 	tid, blk := k.reg("%r"), k.reg("%r")
 	k.op("mov.u32 %s, %%tid.x", tid)
@@ -59,8 +64,8 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 		outParam[v] = len(g.Inputs) + i
 	}
 	base := k.strided(k.coords(blk, keptShape), keptStride)
-	acc := k.reg(regClass(t))
-	k.move(acc, k.constant(t, reduceIdentity(e.Prim, t)))
+	acc := k.reg(regClass(rt))
+	k.move(acc, k.constant(rt, ident))
 	r := k.reg("%r")
 	k.op("mov.u32 %s, %s", r, tid)
 	loop, end := k.label(), k.label()
@@ -87,7 +92,7 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 	case ir.Literal:
 		operand = k.constant(t, a.Value)
 	}
-	v, err := k.binary(prim, value{acc, t}, operand)
+	v, err := k.binary(prim, value{acc, rt}, k.convert(operand, rt))
 	if err != nil {
 		return nil, 0, eqnError(e, err)
 	}
@@ -99,25 +104,25 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 	sm, slot := k.reg("%r"), k.reg("%r")
 	k.op("mov.u32 %s, %s_smem", sm, name)
 	k.op("mad.lo.s32 %s, %s, %d, %s", slot, tid, size, sm)
-	k.op("st.shared%s [%s], %s", memType(t), slot, acc)
+	k.op("st.shared%s [%s], %s", memType(rt), slot, acc)
 	k.op("bar.sync 0")
 	for half := blockSize / 2; half >= 1; half /= 2 {
 		skip := k.label()
 		k.op("@%s bra %s", k.setp("ge", ".s32", tid, fmt.Sprint(half)), skip)
-		a, b := k.reg(regClass(t)), k.reg(regClass(t))
-		k.op("ld.shared%s %s, [%s]", memType(t), a, slot)
-		k.op("ld.shared%s %s, [%s+%d]", memType(t), b, slot, half*size)
-		v, _ := k.binary(prim, value{a, t}, value{b, t}) // same op as above: cannot fail
-		k.op("st.shared%s [%s], %s", memType(t), slot, v.reg)
+		a, b := k.reg(regClass(rt)), k.reg(regClass(rt))
+		k.op("ld.shared%s %s, [%s]", memType(rt), a, slot)
+		k.op("ld.shared%s %s, [%s+%d]", memType(rt), b, slot, half*size)
+		v, _ := k.binary(prim, value{a, rt}, value{b, rt}) // same op as above: cannot fail
+		k.op("st.shared%s [%s], %s", memType(rt), slot, v.reg)
 		k.mark(skip)
 		k.op("bar.sync 0")
 	}
 	done := k.label()
 	k.op("@%s bra %s", k.setp("ne", ".s32", tid, "0"), done)
 	if i, ok := outParam[e.Out[0]]; ok {
-		res := k.reg(regClass(t))
-		k.op("ld.shared%s %s, [%s]", memType(t), res, sm)
-		k.store(k.param(i), blk, value{res, t})
+		res := k.reg(regClass(rt))
+		k.op("ld.shared%s %s, [%s]", memType(rt), res, sm)
+		k.store(k.param(i), blk, k.convert(value{res, rt}, t))
 	}
 	k.mark(done)
 	return k, max(nOut, 1), nil
