@@ -38,6 +38,9 @@ func outputAllocs(dt ir.DType, shape ...int) float64 {
 var resultSink []*ir.Buffer
 
 func TestCachedCallAllocatesOnlyOutputs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race")
+	}
 	for _, n := range []int{1, 1000, 1 << 17} {
 		ex, _ := compileCJ(t, heavyJaxpr(n))
 		args := []*ir.Buffer{arange(ir.Float32, n, 1, 0)}
@@ -68,7 +71,7 @@ func TestCachedCallAllocatesOnlyOutputs(t *testing.T) {
 }
 
 func TestConcurrentCalls(t *testing.T) {
-	for _, n := range []int{7, 300_000} {
+	for _, n := range []int{7, 40_000} {
 		cj := heavyJaxpr(n)
 		ex, _ := compileCJ(t, cj)
 		var wg sync.WaitGroup

@@ -1,0 +1,6 @@
+//go:build !race
+
+package cpu
+
+// raceEnabled is set when testing with -race.
+const raceEnabled = false
