@@ -28,9 +28,10 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 	doc := s.openDoc(p.TextDocument.URI)
 	for _, sd := range res.diags[p.TextDocument.URI] {
 		if doc != nil && sd.version != doc.version {
+			s.logf("jitls: codeAction: diagnostics are for version %d of %s, the document is at %d", sd.version, p.TextDocument.URI, doc.version)
 			continue
 		}
-		if !overlaps(sd.diag.Range, p.Range) {
+		if !overlaps(sd.diag.Range, p.Range) && !mentioned(sd.diag, p.Context.Diagnostics) {
 			continue
 		}
 		for _, fix := range sd.fixes {
@@ -54,4 +55,16 @@ func overlaps(a, b protocol.Range) bool {
 
 func before(x, y protocol.Position) bool {
 	return x.Line < y.Line || x.Line == y.Line && x.Character < y.Character
+}
+
+// mentioned reports whether the client's context lists d (same message and
+// range), which some clients send with a request range that does not
+// cover it.
+func mentioned(d protocol.Diagnostic, ctx []protocol.Diagnostic) bool {
+	for _, c := range ctx {
+		if c.Message == d.Message && c.Range == d.Range {
+			return true
+		}
+	}
+	return false
 }
