@@ -19,6 +19,12 @@ import "github.com/jitlint/jitlint/jit"
 
 //jit:traced
 func Explodes(x jit.Array) jit.Array { panic("boom from user code") }
+
+// Layer is a pytree argument.
+type Layer struct{ W, B jit.Array }
+
+//jit:args {W: f32[2,2], B: f32[2]}, f32[2], {"s": f32[2]}
+func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mul(l.B).Add(m["s"]) }
 `})
 	before := treeDigest(t, dir)
 	c := startServer(t, Options{})
@@ -69,6 +75,10 @@ func Explodes(x jit.Array) jit.Array { panic("boom from user code") }
 	}
 	if r.Error != nil || json.Unmarshal(r.Result, &jx) != nil || jx.Function != "Power" || jx.Signature != "3, f32[4]" || jx.Eqns != 3 {
 		t.Errorf("showJaxpr Power: %+v %s", r.Error, r.Result)
+	}
+	r = c.request("workspace/executeCommand", map[string]any{"command": CommandShowJaxpr, "arguments": []any{map[string]any{"uri": u, "function": "Apply"}}})
+	if r.Error != nil || json.Unmarshal(r.Result, &jx) != nil || jx.Eqns != 2 || !strings.Contains(jx.Jaxpr, "f32[2,2]") {
+		t.Errorf("showJaxpr Apply (pytree arguments): %+v %s", r.Error, r.Result)
 	}
 	r = c.request("workspace/executeCommand", map[string]any{"command": CommandMeasureCompileCost, "arguments": []any{map[string]any{"uri": u, "function": "ReluWhere"}}})
 	var cost struct {
