@@ -1,19 +1,19 @@
 package gpu
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
-	"testing"
 	"time"
 
 	"github.com/jitlint/jitlint/gpu/internal/ptxsim"
-	"github.com/jitlint/jitlint/jit/ir"
-	"github.com/jitlint/jitlint/jit/ir/fusion"
 )
 
-// simDevice is a device backed by the PTX interpreter: the lowering, module
-// loading and host-driven execution paths all run without a GPU.
+// NewInterpreter returns a GPU backend whose device is the PTX interpreter
+// (gpu/internal/ptxsim): the generated PTX, the launches and the host-driven
+// control flow all run, slowly, on the CPU. It is for tests and for checking
+// the backend on machines without a GPU; its timings mean nothing.
+func NewInterpreter() *Backend { return newBackend(newSimDevice()) }
+
+// simDevice is a device backed by the PTX interpreter.
 type simDevice struct {
 	mem      *ptxsim.Memory
 	launches int
@@ -84,38 +84,3 @@ func (s *simDevice) timer() (func() (time.Duration, error), error) {
 	return func() (time.Duration, error) { return time.Since(start), nil }, nil
 }
 
-// runUnaryF32 runs prim over xs through the emitted PTX, interpreted.
-func runUnaryF32(t *testing.T, prim string, xs []float32) []float32 {
-	t.Helper()
-	x := ir.NewVar(ir.Aval{Shape: []int{len(xs)}, DType: ir.Float32})
-	y := ir.NewVar(x.Aval)
-	g := &fusion.Group{
-		Kind:   fusion.Elementwise,
-		Eqns:   []*ir.Eqn{{Prim: prim, Params: ir.Params{}, In: []ir.Atom{x}, Out: []*ir.Var{y}}},
-		Shape:  x.Aval.Shape,
-		Inputs: []*ir.Var{x}, Outputs: []*ir.Var{y},
-	}
-	k, grid, err := emitFused("k0", g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := ptxsim.Parse(moduleHeader(9, 0) + k.text())
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := ptxsim.NewMemory()
-	in, out := mem.Alloc(4*len(xs)), mem.Alloc(4*len(xs))
-	b, _ := mem.Bytes(in, 4*len(xs))
-	for i, v := range xs {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
-	}
-	if err := mod.Launch(mem, "k0", grid, blockSize, []uint64{in, out}); err != nil {
-		t.Fatal(err)
-	}
-	ob, _ := mem.Bytes(out, 4*len(xs))
-	res := make([]float32, len(xs))
-	for i := range res {
-		res[i] = math.Float32frombits(binary.LittleEndian.Uint32(ob[4*i:]))
-	}
-	return res
-}
