@@ -83,4 +83,3 @@ func (s *simDevice) timer() (func() (time.Duration, error), error) {
 	start := time.Now()
 	return func() (time.Duration, error) { return time.Since(start), nil }, nil
 }
-
