@@ -61,7 +61,27 @@ func compile(pl *planned) (*program, error) {
 			return nil, err
 		}
 	}
+	c.markFresh()
 	return c.p, nil
+}
+
+// markFresh records which outputs fused kernels write into fresh buffers.
+func (c *compiler) markFresh() {
+	byKernel := map[int]bool{}
+	for _, s := range c.p.steps {
+		if k, ok := s.(*kernel); ok {
+			for _, o := range k.outSlots {
+				byKernel[o] = true
+			}
+			if k.red != nil {
+				byKernel[k.red.slot] = true
+			}
+		}
+	}
+	c.p.fresh = make([]bool, len(c.p.outs))
+	for i, r := range c.p.outs {
+		c.p.fresh[i] = r.slot >= 0 && byKernel[r.slot]
+	}
 }
 
 // slot returns v's slot, assigning one on first use.

@@ -113,6 +113,7 @@ func (b *kbuilder) input(v *ir.Var) error {
 	bi := len(b.k.outOrder) + len(b.k.ins) - 1
 	l := b.newReg(classOf(v.Aval.DType))
 	if v.Aval.Size() == 1 {
+		l.scalar = true
 		b.k.owned = append(b.k.owned, l)
 		b.k.scalars = append(b.k.scalars, binding{loc: l, buf: bi})
 	} else {
@@ -142,6 +143,7 @@ func (b *kbuilder) operand(a ir.Atom) (loc, error) {
 		}
 		b.k.ins = append(b.k.ins, r)
 		l := b.newReg(classOf(a.Aval.DType))
+		l.scalar = true
 		b.k.owned = append(b.k.owned, l)
 		b.k.scalars = append(b.k.scalars, binding{loc: l, buf: len(b.k.outOrder) + len(b.k.ins) - 1})
 		b.lits[key] = l
@@ -166,7 +168,7 @@ func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
 		ins[k], dts[k] = l, a.Type().DType
 	}
 	// A broadcast of a scalar that is not stored shares the scalar's register.
-	if e.Prim == ir.BroadcastInDim && !b.isOut[out] && len(ins) == 1 && b.isScalarReg(ins[0]) {
+	if e.Prim == ir.BroadcastInDim && !b.isOut[out] && len(ins) == 1 && ins[0].scalar {
 		b.where[out] = ins[0]
 		return nil
 	}
@@ -197,20 +199,10 @@ func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
 	return nil
 }
 
-// isScalarReg reports whether l is a scalar (filled) register.
-func (b *kbuilder) isScalarReg(l loc) bool {
-	for _, s := range b.k.scalars {
-		if s.loc == l {
-			return true
-		}
-	}
-	return false
-}
-
 // release returns v's register to the free list if v is a temporary.
 func (b *kbuilder) release(v *ir.Var) {
 	l, ok := b.where[v]
-	if !ok || b.isOut[v] || b.isScalarReg(l) || slices.ContainsFunc(b.k.views, func(x binding) bool { return x.loc == l }) {
+	if !ok || b.isOut[v] || l.scalar || slices.ContainsFunc(b.k.views, func(x binding) bool { return x.loc == l }) {
 		return
 	}
 	if !slices.Contains(b.free[l.c], l.reg) {

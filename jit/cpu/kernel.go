@@ -11,10 +11,12 @@ import (
 // its frame's registers.
 type op func(fr *frame, n int)
 
-// loc is a value's register in a kernel: its class and index.
+// loc is a value's register in a kernel: its class and index, and
+// whether it is a scalar register (one value broadcast over the block).
 type loc struct {
-	c   class
-	reg int
+	c      class
+	reg    int
+	scalar bool
 }
 
 // binding ties a register to the kernel buffer it views or is filled from

@@ -17,78 +17,91 @@ func mathLoop(prim string, y int) func(d, a []float64) {
 	switch prim {
 	case ir.Sin:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Sin(v)
 			}
 		}
 	case ir.Cos:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Cos(v)
 			}
 		}
 	case ir.Tan:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Tan(v)
 			}
 		}
 	case ir.Tanh:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Tanh(v)
 			}
 		}
 	case ir.Exp:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Exp(v)
 			}
 		}
 	case ir.Log:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Log(v)
 			}
 		}
 	case ir.Log1p:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Log1p(v)
 			}
 		}
 	case ir.Expm1:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Expm1(v)
 			}
 		}
 	case ir.Sqrt:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Sqrt(v)
 			}
 		}
 	case ir.Rsqrt:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = 1 / math.Sqrt(v)
 			}
 		}
 	case ir.Floor:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Floor(v)
 			}
 		}
 	case ir.Ceil:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Ceil(v)
 			}
 		}
 	case ir.Logistic:
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = 1 / (1 + math.Exp(-v))
 			}
@@ -96,6 +109,7 @@ func mathLoop(prim string, y int) func(d, a []float64) {
 	case ir.IntegerPow:
 		fy := float64(y)
 		return func(d, a []float64) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = math.Pow(v, fy)
 			}
@@ -109,18 +123,21 @@ func nativeUnary[T float32 | float64](prim string) func(d, a []T) {
 	switch prim {
 	case ir.Neg:
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = -v
 			}
 		}
 	case ir.Abs:
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = T(math.Abs(float64(v)))
 			}
 		}
 	case ir.Sign:
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				switch {
 				case v > 0:
@@ -167,6 +184,7 @@ func floatUnaryOp(prim string, y int, a, d loc, dt ir.DType) op {
 
 // widen converts a float32 block to float64.
 func widen(t []float64, a []float32) {
+	t = t[:len(a)]
 	for i, v := range a {
 		t[i] = float64(v)
 	}
@@ -214,36 +232,42 @@ func nativeBinary[T float32 | float64](prim string) func(d, a, b []T) {
 	switch prim {
 	case ir.Add:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] + b[i]
 			}
 		}
 	case ir.Sub:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] - b[i]
 			}
 		}
 	case ir.Mul:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] * b[i]
 			}
 		}
 	case ir.Div:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] / b[i]
 			}
 		}
 	case ir.Max: // the builtin propagates NaN and orders -0 < +0, as eval does
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = max(a[i], b[i])
 			}
 		}
 	case ir.Min:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = min(a[i], b[i])
 			}
@@ -257,12 +281,14 @@ func mathBinary(prim string) func(d, a, b []float64) {
 	switch prim {
 	case ir.Pow:
 		return func(d, a, b []float64) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = math.Pow(a[i], b[i])
 			}
 		}
 	case ir.Rem:
 		return func(d, a, b []float64) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = math.Mod(a[i], b[i])
 			}
@@ -274,6 +300,9 @@ func mathBinary(prim string) func(d, a, b []float64) {
 // floatBinaryOp builds a binary op on float registers of dtype dt.
 func floatBinaryOp(prim string, a, b, d loc, dt ir.DType) op {
 	if a.c == cF64 {
+		if o := scalarBinary(regF64, prim, a, b, d, func([]float64) {}); o != nil {
+			return o
+		}
 		if f := nativeBinary[float64](prim); f != nil {
 			return bin(regF64, regF64, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float64) { f(d, a, b) })
 		}
@@ -284,6 +313,9 @@ func floatBinaryOp(prim string, a, b, d loc, dt ir.DType) op {
 		return bin(regF64, regF64, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float64) { f(d, a, b) })
 	}
 	round := blockRounder(dt)
+	if o := scalarBinary(regF32, prim, a, b, d, round); o != nil {
+		return o
+	}
 	if f := nativeBinary[float32](prim); f != nil {
 		return bin(regF32, regF32, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float32) { f(d, a, b); round(d) })
 	}
@@ -299,4 +331,92 @@ func floatBinaryOp(prim string, a, b, d loc, dt ir.DType) op {
 		f(t0, t0, t1)
 		store(d, t0)
 	})
+}
+
+// scalarBinary builds add, sub, mul, div, max or min with one scalar
+// operand read once per block instead of from a filled register; nil when
+// neither operand is a scalar or prim is another primitive.
+func scalarBinary[T float32 | float64](g func(*frame) [][]T, prim string, a, b, d loc, round func([]T)) op {
+	if !a.scalar && !b.scalar || a.scalar && b.scalar {
+		return nil
+	}
+	f := scalarKernel[T](prim, b.scalar)
+	if f == nil {
+		return nil
+	}
+	vec, sc := a.reg, b.reg
+	if a.scalar {
+		vec, sc = b.reg, a.reg
+	}
+	return func(fr *frame, n int) {
+		r := g(fr)
+		dst := r[d.reg][:n]
+		f(dst, r[vec][:n], r[sc][0])
+		round(dst)
+	}
+}
+
+// scalarKernel returns d[i] = a[i] op s (right) or d[i] = s op a[i].
+func scalarKernel[T float32 | float64](prim string, right bool) func(d, a []T, s T) {
+	switch prim {
+	case ir.Add:
+		return func(d, a []T, s T) {
+			d = d[:len(a)]
+			for i, v := range a {
+				d[i] = v + s
+			}
+		}
+	case ir.Mul:
+		return func(d, a []T, s T) {
+			d = d[:len(a)]
+			for i, v := range a {
+				d[i] = v * s
+			}
+		}
+	case ir.Max:
+		return func(d, a []T, s T) {
+			d = d[:len(a)]
+			for i, v := range a {
+				d[i] = max(v, s)
+			}
+		}
+	case ir.Min:
+		return func(d, a []T, s T) {
+			d = d[:len(a)]
+			for i, v := range a {
+				d[i] = min(v, s)
+			}
+		}
+	case ir.Sub:
+		if right {
+			return func(d, a []T, s T) {
+				d = d[:len(a)]
+				for i, v := range a {
+					d[i] = v - s
+				}
+			}
+		}
+		return func(d, a []T, s T) {
+			d = d[:len(a)]
+			for i, v := range a {
+				d[i] = s - v
+			}
+		}
+	case ir.Div:
+		if right {
+			return func(d, a []T, s T) {
+				d = d[:len(a)]
+				for i, v := range a {
+					d[i] = v / s
+				}
+			}
+		}
+		return func(d, a []T, s T) {
+			d = d[:len(a)]
+			for i, v := range a {
+				d[i] = s / v
+			}
+		}
+	}
+	return nil
 }

@@ -37,6 +37,7 @@ func unaryOp(e *ir.Eqn, ins []loc, dts []ir.DType, dst loc) (op, error) {
 	case cBool:
 		if e.Prim == ir.Not {
 			o = un(regB, regB, a.reg, dst.reg, func(_ *frame, d, a []bool) {
+				d = d[:len(a)]
 				for i, v := range a {
 					d[i] = !v
 				}
@@ -54,18 +55,21 @@ func intUnary[T int32 | int64](prim string, y int) func(d, a []T) {
 	switch prim {
 	case ir.Neg:
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = -v
 			}
 		}
 	case ir.Sign:
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = T(sign(v))
 			}
 		}
 	case ir.Abs:
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				if v < 0 {
 					v = -v
@@ -75,6 +79,7 @@ func intUnary[T int32 | int64](prim string, y int) func(d, a []T) {
 		}
 	case ir.Not:
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = ^v
 			}
@@ -84,6 +89,7 @@ func intUnary[T int32 | int64](prim string, y int) func(d, a []T) {
 			return nil // eval reports the error
 		}
 		return func(d, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = powPos(v, int64(y))
 			}
@@ -167,18 +173,21 @@ func intBinary[T int32 | int64](prim string) func(d, a, b []T) {
 	switch prim {
 	case ir.Add:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] + b[i]
 			}
 		}
 	case ir.Sub:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] - b[i]
 			}
 		}
 	case ir.Mul:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] * b[i]
 			}
@@ -205,30 +214,35 @@ func intBinary[T int32 | int64](prim string) func(d, a, b []T) {
 		}
 	case ir.Pow:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = intPow(a[i], b[i])
 			}
 		}
 	case ir.Max:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = max(a[i], b[i])
 			}
 		}
 	case ir.Min:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = min(a[i], b[i])
 			}
 		}
 	case ir.And:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] & b[i]
 			}
 		}
 	case ir.Or:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] | b[i]
 			}
@@ -242,12 +256,14 @@ func boolBinary(prim string) func(d, a, b []bool) {
 	switch prim {
 	case ir.And, ir.Min:
 		return func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] && b[i]
 			}
 		}
 	case ir.Or, ir.Max:
 		return func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] || b[i]
 			}

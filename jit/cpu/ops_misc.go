@@ -50,36 +50,42 @@ func compareK[T cmp.Ordered](prim string) func(_ *frame, d []bool, a, b []T) {
 	switch prim {
 	case ir.Gt:
 		return func(_ *frame, d []bool, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] > b[i]
 			}
 		}
 	case ir.Ge:
 		return func(_ *frame, d []bool, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] >= b[i]
 			}
 		}
 	case ir.Lt:
 		return func(_ *frame, d []bool, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] < b[i]
 			}
 		}
 	case ir.Le:
 		return func(_ *frame, d []bool, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] <= b[i]
 			}
 		}
 	case ir.Eq:
 		return func(_ *frame, d []bool, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = a[i] == b[i]
 			}
 		}
 	}
 	return func(_ *frame, d []bool, a, b []T) {
+		a, b = a[:len(d)], b[:len(d)]
 		for i := range d {
 			d[i] = a[i] != b[i]
 		}
@@ -224,6 +230,7 @@ func convertOp(a loc, sdt ir.DType, d loc, ddt ir.DType) (op, error) {
 
 // boolTo converts bools to 0/1.
 func boolTo[T float32 | float64 | int32 | int64](_ *frame, d []T, a []bool) {
+	d = d[:len(a)]
 	for i, v := range a {
 		d[i] = 0
 		if v {
@@ -282,36 +289,42 @@ func intConvert[T int32 | int64](g func(*frame) [][]T, a, d loc, dt ir.DType) op
 	case cF32:
 		if dt == ir.Float32 {
 			return un(g, regF32, a.reg, d.reg, func(_ *frame, d []float32, a []T) {
+				d = d[:len(a)]
 				for i, v := range a {
 					d[i] = float32(int64(v))
 				}
 			})
 		}
 		return un(g, regF32, a.reg, d.reg, func(_ *frame, d []float32, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = ir.RoundTo(dt, float64(v))
 			}
 		})
 	case cF64:
 		return un(g, regF64, a.reg, d.reg, func(_ *frame, d []float64, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = float64(v)
 			}
 		})
 	case cI32:
 		return un(g, regI32, a.reg, d.reg, func(_ *frame, d []int32, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = int32(v)
 			}
 		})
 	case cI64:
 		return un(g, regI64, a.reg, d.reg, func(_ *frame, d []int64, a []T) {
+			d = d[:len(a)]
 			for i, v := range a {
 				d[i] = int64(v)
 			}
 		})
 	}
 	return un(g, regB, a.reg, d.reg, func(_ *frame, d []bool, a []T) {
+		d = d[:len(a)]
 		for i, v := range a {
 			d[i] = v != 0
 		}

@@ -17,7 +17,10 @@ type program struct {
 	inSlots    []int
 	inAvals    []ir.Aval
 	outs       []ref
-	steps      []step
+	// fresh marks outputs written by a fused kernel into a buffer
+	// allocated for the call (they need no aliasing check).
+	fresh []bool
+	steps []step
 	// temp marks slots whose buffers a state keeps and reuses across calls
 	// (values that are not program outputs).
 	temp   []bool
@@ -107,7 +110,7 @@ func (p *program) run(st *state, args []*ir.Buffer) (out []*ir.Buffer, err error
 	out = make([]*ir.Buffer, len(p.outs))
 	for i, r := range p.outs {
 		b := st.get(r)
-		if r.slot < 0 || p.sharesMemory(st, b) {
+		if r.slot < 0 || !p.fresh[i] && p.sharesMemory(st, b) {
 			b = copyBuffer(b)
 		}
 		out[i] = b
