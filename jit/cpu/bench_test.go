@@ -113,6 +113,13 @@ func BenchmarkCheapChain(b *testing.B) {
 }
 
 func BenchmarkDispatch(b *testing.B) {
+	// The floor: allocating the one output and the result slice.
+	b.Run("output-alloc-only", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			resultSink = []*ir.Buffer{ir.NewBuffer(ir.Float32, []int{1})}
+		}
+	})
 	for _, n := range []int{1, 4} {
 		x := arange(ir.Float32, n, 1, 0)
 		m := arange(ir.Float32, n, 1, 1)
@@ -134,7 +141,7 @@ func BenchmarkDispatch(b *testing.B) {
 func BenchmarkBlockSize(b *testing.B) {
 	old := blockSize
 	defer func() { blockSize = old }()
-	const nh, nc = 1_000_000, 4 << 20
+	const nh, nc = 200_000, 4 << 20
 	xh := arange(ir.Float32, nh, 1, 0)
 	xc, mc := arange(ir.Float32, nc, 1, 0), testInput(ir.Float32, nc, 0)
 	for _, bs := range []int{256, 512, 1024, 2048, 4096, 8192, 16384} {

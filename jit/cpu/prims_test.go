@@ -41,7 +41,7 @@ func testInput(dt ir.DType, n, offset int, shape ...int) *ir.Buffer {
 	return b
 }
 
-const testN = 2*2048 + 77 // more than one block, with a ragged tail
+const testN = 2*4096 + 77 // more than one block, with a ragged tail
 
 func TestUnaryAllDTypes(t *testing.T) {
 	prims := []string{ir.Neg, ir.Sign, ir.Abs, ir.Sin, ir.Cos, ir.Tan, ir.Tanh, ir.Exp, ir.Log, ir.Log1p,
