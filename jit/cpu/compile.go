@@ -165,6 +165,7 @@ func (c *compiler) group(g *fusion.Group) error {
 				return err
 			}
 			if ok {
+				c.pl.evalReduce[g] = true
 				return c.eqn(red)
 			}
 		}

@@ -40,3 +40,24 @@ func TestHeavyIsOneKernel(t *testing.T) {
 		t.Errorf("heavy uses %d f32 registers; liveness should keep it to a few", k.nreg[cF32])
 	}
 }
+
+func TestListingNamesEachKind(t *testing.T) {
+	_, l := compileCJ(t, scanJaxpr(1000, 3, false, true))
+	txt := l.Text()
+	for _, want := range []string{"group 0 control flow", "program scan body 0", "reduction kernel over [1000]",
+		"k:f32[1000] = mul g 2:f32[]", "debug_print[fmt=carry sum %v ordered=false] l", "(evaluated equation by equation)"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("listing lacks %q:\n%s", want, txt)
+		}
+	}
+	var b jb
+	x := b.in(av(ir.Float32, 8, 3))
+	e := b.op(ir.Exp, av(ir.Float32, 8, 3), nil, x)
+	b.op(ir.ReduceSum, av(ir.Float32, 3), ir.Params{"axes": []int{0}}, e)
+	cj := b.ret(b.j.Eqns[1].Out[0])
+	_, l = compileCJ(t, cj)
+	if !strings.Contains(l.Text(), "the reduction itself is evaluated") {
+		t.Errorf("leading-axis reduction listing:\n%s", l.Text())
+	}
+	checkAgainstEval(t, cj, []*ir.Buffer{testInput(ir.Float32, 0, 1, 8, 3)}, 0)
+}

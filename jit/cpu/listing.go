@@ -67,8 +67,13 @@ func (l *lister) program(pl *planned, name, indent string) {
 	for gi, g := range pl.groups {
 		n := ir.NumElements(g.Shape)
 		switch {
+		case !pl.fused[g] && len(pl.nested[g.Eqns[0]]) > 0:
+			fmt.Fprintf(l.b, "%s  group %d control flow (bodies compiled once, listed below)\n", indent, gi)
 		case !pl.fused[g]:
 			fmt.Fprintf(l.b, "%s  group %d %s (evaluated equation by equation)\n", indent, gi, g.Kind)
+		case pl.evalReduce[g]:
+			fmt.Fprintf(l.b, "%s  group %d %s kernel over %v: %d elements in %d blocks, %s; the reduction itself is evaluated\n",
+				indent, gi, g.Kind, g.Shape, n, (n+blockSize-1)/blockSize, mode(n, g.Eqns))
 		default:
 			fmt.Fprintf(l.b, "%s  group %d %s kernel over %v: %d elements in %d blocks, %s\n",
 				indent, gi, g.Kind, g.Shape, n, (n+blockSize-1)/blockSize, mode(n, g.Eqns))

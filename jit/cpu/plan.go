@@ -19,11 +19,14 @@ type planned struct {
 	// fused marks the groups compile turned into one kernel (the others
 	// are evaluated equation by equation).
 	fused map[*fusion.Group]bool
+	// evalReduce marks fused groups whose final reduction (over axes the
+	// kernels do not reduce) is evaluated after the kernel.
+	evalReduce map[*fusion.Group]bool
 }
 
 // plan plans j and, recursively, the jaxprs nested in its equations.
 func plan(j *ir.Jaxpr, consts []*ir.Buffer) (*planned, error) {
-	p := &planned{j: j, consts: consts, groups: fusion.Plan(j), nested: map[*ir.Eqn][]*planned{}, fused: map[*fusion.Group]bool{}}
+	p := &planned{j: j, consts: consts, groups: fusion.Plan(j), nested: map[*ir.Eqn][]*planned{}, fused: map[*fusion.Group]bool{}, evalReduce: map[*fusion.Group]bool{}}
 	for i, e := range j.Eqns {
 		if e == nil {
 			return nil, fmt.Errorf("equation %d is nil", i)
