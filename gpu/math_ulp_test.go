@@ -54,9 +54,9 @@ func TestTranscendentalULP(t *testing.T) {
 		ranges [][2]float64 // log-uniform magnitude ranges
 		signed bool
 	}{
-		{ir.Sin, math.Sin, [][2]float64{{1e-3, 10}, {1e-30, 1e-3}, {10, 1e6}, {1e6, 1e15}}, true},
-		{ir.Cos, math.Cos, [][2]float64{{1e-3, 10}, {1e-30, 1e-3}, {10, 1e6}, {1e6, 1e15}}, true},
-		{ir.Tan, math.Tan, [][2]float64{{1e-3, 10}, {1e-30, 1e-3}, {10, 1e6}, {1e6, 1e15}}, true},
+		{ir.Sin, math.Sin, [][2]float64{{1e-3, 10}, {1e-30, 1e-3}, {10, 1e6}, {1e6, 1e15}, {1e15, 3.4e38}}, true},
+		{ir.Cos, math.Cos, [][2]float64{{1e-3, 10}, {1e-30, 1e-3}, {10, 1e6}, {1e6, 1e15}, {1e15, 3.4e38}}, true},
+		{ir.Tan, math.Tan, [][2]float64{{1e-3, 10}, {1e-30, 1e-3}, {10, 1e6}, {1e6, 1e15}, {1e15, 3.4e38}}, true},
 		{ir.Exp, math.Exp, [][2]float64{{1e-3, 88}, {1e-30, 1e-3}, {88, 200}}, true},
 		{ir.Log, math.Log, [][2]float64{{1e-3, 1e3}, {1e-45, 1e-3}, {1e3, 3e38}, {0.9, 1.1}}, false},
 		{ir.Tanh, math.Tanh, [][2]float64{{1e-3, 10}, {1e-30, 1e-3}, {10, 1e30}}, true},
@@ -72,10 +72,14 @@ func TestTranscendentalULP(t *testing.T) {
 				xs = append(xs, sample(r, 2000, rg[0], rg[1], c.signed)...)
 			}
 			xs = append(xs, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.NaN()), 1, -1, 1e-45)
-			if c.prim == ir.Sin || c.prim == ir.Cos {
+			if c.prim == ir.Sin || c.prim == ir.Cos || c.prim == ir.Tan {
 				for i := range 1000 { // the codelab's arange(1_000_000) includes these
 					xs = append(xs, float32(i*997))
 				}
+				// Around the Payne–Hanek threshold 2^40, the largest f32, and
+				// f32 values close to multiples of pi/2.
+				xs = append(xs, 0x1p40, math.Nextafter32(0x1p40, 0), -0x1p40, math.MaxFloat32, -math.MaxFloat32,
+					1.5707964, 16367173, 1.6147e+13, 1.0e+22, 8.4e+34)
 			}
 			got := runUnaryF32(t, c.prim, xs)
 			worst, at := 0.0, float32(0)

@@ -11,10 +11,10 @@ import (
 // Cody–Waite argument reduction and polynomials whose truncation error is
 // below 1e-14 relative, so the f32 results are within 1 ulp of the true value
 // (measured by TestTranscendentalULP through the PTX interpreter). sin, cos and
-// tan reduce by pi/2 split into three doubles, which is exact enough while
-// x*2/pi < 2^50, i.e. for every |x| < 1.7e15 (far beyond the codelab's
-// arange(1_000_000)); beyond that the quadrant is lost and the result is only
-// a value in [-1, 1].
+// tan reduce by pi/2 split into three doubles (Cody–Waite), which is exact
+// enough while x*2/pi < 2^50; f32 arguments from 2^40 up take a Payne–Hanek
+// reduction instead, so they are right over the whole f32 range. (f64
+// arguments beyond 1.7e15 are not reduced correctly.)
 
 // d is an f64 immediate.
 func d(v float64) string { return immediate(ir.Float64, v) }
@@ -151,22 +151,36 @@ func (k *kernel) log64(x string) string {
 
 // sincos64 returns sin x and cos x: k = rint(x*2/pi), r = x - k*pi/2 with
 // pi/2 in three parts (fma), Taylor polynomials on |r| <= pi/4, and the
-// quadrant k mod 4 selecting and negating them.
-func (k *kernel) sincos64(x string) (sin, cos string) {
+// quadrant k mod 4 selecting and negating them. When x came from an f32
+// (fromF32) and 2^40 <= |x| < inf, a branch takes the Payne–Hanek reduction
+// (payneHanek) instead, so every f32 argument is reduced exactly enough.
+func (k *kernel) sincos64(x string, fromF32 bool) (sin, cos string) {
 	q := k.f64op("cvt.rni.f64.f64", k.f64op("mul.rn.f64", x, d(twoPi)))
 	nq := k.f64op("neg.f64", q)
 	r := k.f64op("fma.rn.f64", nq, d(pio2a), x)
 	r = k.f64op("fma.rn.f64", nq, d(pio2b), r)
 	r = k.f64op("fma.rn.f64", nq, d(pio2c), r)
+	// quadrant = q - 4*floor(q/4), exact while |q| < 2^53.
+	fl := k.f64op("cvt.rmi.f64.f64", k.f64op("mul.rn.f64", q, d(0.25)))
+	qm := k.f64op("fma.rn.f64", fl, d(-4), q)
+	qi := k.reg("%r")
+	k.op("cvt.rzi.s32.f64 %s, %s", qi, qm)
+	if fromF32 {
+		skip := k.label()
+		ax := k.f64op("abs.f64", x)
+		huge := k.setp("ge", ".f64", ax, d(0x1p40)) // false for NaN
+		k.op("and.pred %s, %s, %s", huge, huge, k.setp("lt", ".f64", ax, d(math.Inf(1))))
+		k.op("@!%s bra %s", huge, skip)
+		rh, qh := k.payneHanek(x)
+		k.op("mov.f64 %s, %s", r, rh)
+		k.op("mov.u32 %s, %s", qi, qh)
+		k.mark(skip)
+	}
 	r2 := k.f64op("mul.rn.f64", r, r)
 	s := k.f64op("mul.rn.f64", k.f64op("mul.rn.f64", k.horner(r2, taylor(15, 3, 2, true)), r2), r)
 	s = k.f64op("add.rn.f64", s, r)
 	c := k.horner(r2, taylor(16, 0, 2, true))
-	// quadrant = q - 4*floor(q/4), exact while |q| < 2^53.
-	fl := k.f64op("cvt.rmi.f64.f64", k.f64op("mul.rn.f64", q, d(0.25)))
-	qm := k.f64op("fma.rn.f64", fl, d(-4), q)
-	qi, b0, b1 := k.reg("%r"), k.reg("%r"), k.reg("%r")
-	k.op("cvt.rzi.s32.f64 %s, %s", qi, qm)
+	b0, b1 := k.reg("%r"), k.reg("%r")
 	k.op("and.b32 %s, %s, 1", b0, qi)
 	k.op("and.b32 %s, %s, 2", b1, qi)
 	odd := k.setp("ne", ".s32", b0, "0")
@@ -179,6 +193,63 @@ func (k *kernel) sincos64(x string) (sin, cos string) {
 	sin = k.pickF64(negS, k.f64op("neg.f64", swapS), swapS)
 	cos = k.pickF64(negC, k.f64op("neg.f64", swapC), swapC)
 	return sin, cos
+}
+
+// twoOverPi holds the bits of 2/pi in 24-bit chunks, most significant first.
+var twoOverPi = []uint32{0xA2F983, 0x6E4E44, 0x1529FC, 0x2757D1, 0xF534DD, 0xC0DB62, 0x95993C, 0x439041, 0xFE5163, 0xABDEBB}
+
+// payneHanek reduces an f32 value x (held exactly in an f64 register, |x| >=
+// 2^23) by pi/2: with |x| = m*2^E (m the 24-bit significand), x*2/pi mod 4 is
+// the sum of m*c_i*2^(E-24(i+1)) over the 24-bit chunks c_i of 2/pi, taken
+// in 64-bit fixed point with 62 fraction bits, where the wrap-around of u64
+// addition is exactly the mod 4. It returns r (f64, |r| <= pi/4) and the
+// quadrant (0..3).
+func (k *kernel) payneHanek(x string) (r, quadrant string) {
+	f, bits, e, m := k.reg("%f"), k.reg("%r"), k.reg("%r"), k.reg("%r")
+	k.op("cvt.rn.f32.f64 %s, %s", f, x)
+	k.op("mov.b32 %s, %s", bits, f)
+	k.op("shr.u32 %s, %s, 23", e, bits)
+	k.op("and.b32 %s, %s, 255", e, e)
+	k.op("and.b32 %s, %s, 8388607", m, bits) // 0x7FFFFF
+	k.op("or.b32 %s, %s, 8388608", m, m)     // implicit 1
+	// sh_i = E - 24(i+1) + 62 with E = e - 150: the left shift of term i.
+	sum := k.reg("%rd")
+	k.op("mov.u64 %s, 0", sum)
+	for i, c := range twoOverPi {
+		p, sh, neg, l, rt, lt, t := k.reg("%rd"), k.reg("%r"), k.reg("%r"), k.reg("%r"), k.reg("%r"), k.reg("%rd"), k.reg("%rd")
+		k.op("mul.wide.u32 %s, %s, %d", p, m, c)
+		k.op("add.s32 %s, %s, %d", sh, e, -150-24*(i+1)+62)
+		k.op("neg.s32 %s, %s", neg, sh)
+		k.op("max.s32 %s, %s, 0", l, sh)
+		k.op("max.s32 %s, %s, 0", rt, neg)
+		k.op("shl.b64 %s, %s, %s", lt, p, l) // shifts of 64 or more give 0
+		k.op("shr.u64 %s, %s, %s", t, p, rt)
+		k.op("selp.b64 %s, %s, %s, %s", t, lt, t, k.setp("ge", ".s32", sh, "0"))
+		k.op("add.u64 %s, %s, %s", sum, sum, t)
+	}
+	// Round to the nearest quadrant: q = top two bits (+1 when the fraction
+	// is >= 1/2, which then becomes negative).
+	q64, frac, q := k.reg("%rd"), k.reg("%rd"), k.reg("%r")
+	k.op("shr.u64 %s, %s, 62", q64, sum)
+	k.op("and.b64 %s, %s, 4611686018427387903", frac, sum) // 2^62-1
+	up := k.setp("ge", ".u64", frac, "2305843009213693952")   // 2^61
+	fneg := k.reg("%rd")
+	k.op("sub.s64 %s, %s, 4611686018427387904", fneg, frac)
+	k.op("selp.b64 %s, %s, %s, %s", frac, fneg, frac, up)
+	k.op("cvt.u32.u64 %s, %s", q, q64)
+	inc := k.reg("%r")
+	k.op("selp.u32 %s, 1, 0, %s", inc, up)
+	k.op("add.s32 %s, %s, %s", q, q, inc)
+	r = k.f64op("cvt.rn.f64.s64", frac)
+	r = k.f64op("mul.rn.f64", r, d(0x1p-62*pio2a))
+	// Negative x: sin(-a) = -sin(a), i.e. r -> -r and q -> -q (mod 4).
+	neg := k.setp("lt", ".f64", x, d(0))
+	r = k.pickF64(neg, k.f64op("neg.f64", r), r)
+	nq := k.reg("%r")
+	k.op("neg.s32 %s, %s", nq, q)
+	k.op("selp.b32 %s, %s, %s, %s", q, nq, q, neg)
+	k.op("and.b32 %s, %s, 3", q, q)
+	return r, q
 }
 
 // shr1 returns a 32-bit register shifted right by one.
@@ -246,11 +317,11 @@ func (k *kernel) transcendental(prim string, v value) value {
 	var r string
 	switch prim {
 	case ir.Sin:
-		r, _ = k.sincos64(x)
+		r, _ = k.sincos64(x, v.t == ir.Float32)
 	case ir.Cos:
-		_, r = k.sincos64(x)
+		_, r = k.sincos64(x, v.t == ir.Float32)
 	case ir.Tan:
-		s, c := k.sincos64(x)
+		s, c := k.sincos64(x, v.t == ir.Float32)
 		r = k.f64op("div.rn.f64", s, c)
 	case ir.Tanh:
 		r = k.tanh64(x)
