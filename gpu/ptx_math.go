@@ -231,8 +231,8 @@ func (k *kernel) payneHanek(x string) (r, quadrant string) {
 	// is >= 1/2, which then becomes negative).
 	q64, frac, q := k.reg("%rd"), k.reg("%rd"), k.reg("%r")
 	k.op("shr.u64 %s, %s, 62", q64, sum)
-	k.op("and.b64 %s, %s, 4611686018427387903", frac, sum) // 2^62-1
-	up := k.setp("ge", ".u64", frac, "2305843009213693952")   // 2^61
+	k.op("and.b64 %s, %s, 4611686018427387903", frac, sum)  // 2^62-1
+	up := k.setp("ge", ".u64", frac, "2305843009213693952") // 2^61
 	fneg := k.reg("%rd")
 	k.op("sub.s64 %s, %s, 4611686018427387904", fneg, frac)
 	k.op("selp.b64 %s, %s, %s, %s", frac, fneg, frac, up)
