@@ -23,6 +23,8 @@ type kernel struct {
 	counts  map[string]int
 	labels  int
 	body    strings.Builder
+	// sincos memoises sin/cos results by input register (values are SSA).
+	sincos map[string][2]string
 }
 
 func newKernel(name string, nparams int) *kernel {

@@ -317,11 +317,11 @@ func (k *kernel) transcendental(prim string, v value) value {
 	var r string
 	switch prim {
 	case ir.Sin:
-		r, _ = k.sincos64(x, v.t == ir.Float32)
+		r, _ = k.sincosOf(v, x)
 	case ir.Cos:
-		_, r = k.sincos64(x, v.t == ir.Float32)
+		_, r = k.sincosOf(v, x)
 	case ir.Tan:
-		s, c := k.sincos64(x, v.t == ir.Float32)
+		s, c := k.sincosOf(v, x)
 		r = k.f64op("div.rn.f64", s, c)
 	case ir.Tanh:
 		r = k.tanh64(x)
@@ -340,6 +340,21 @@ func (k *kernel) transcendental(prim string, v value) value {
 		r = k.f64op("rcp.rn.f64", k.f64op("sqrt.rn.f64", x))
 	}
 	return k.fromF64(r, v.t)
+}
+
+// sincosOf returns sin and cos of value v (x is v in f64), reusing the
+// registers of an earlier sin/cos/tan of the same value in this kernel
+// (heavy's sin(y)*cos(y) reduces y once).
+func (k *kernel) sincosOf(v value, x string) (string, string) {
+	if sc, ok := k.sincos[v.reg]; ok {
+		return sc[0], sc[1]
+	}
+	s, c := k.sincos64(x, v.t == ir.Float32)
+	if k.sincos == nil {
+		k.sincos = map[string][2]string{}
+	}
+	k.sincos[v.reg] = [2]string{s, c}
+	return s, c
 }
 
 // fromF64 rounds an f64 register to dtype t (f32 or f64).
