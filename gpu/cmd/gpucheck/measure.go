@@ -175,7 +175,7 @@ func loops(out io.Writer, g *gpu.Backend, jax *jaxResults) error {
 		for _, v := range []struct {
 			name string
 			fn   *ir.ClosedJaxpr
-		}{{"python_for_loop", codelab.Unrolled(1024, steps)}, {"scan_loop", codelab.ScanLoop(1024, steps)}} {
+		}{{"scan_loop", codelab.ScanLoop(1024, steps)}, {"python_for_loop", codelab.Unrolled(1024, steps)}} {
 			t, err := measure(g, v.fn, []*ir.Buffer{x}, 5)
 			if err != nil {
 				fmt.Fprintf(out, "| %d | %s | **error: %v** |\n", steps, v.name, err)
