@@ -164,6 +164,11 @@ def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "jax.json"
     res = {"device": str(jax.devices()[0]), "jax_version": jax.__version__,
            "cases": {}, "loops_first_ms": {}, "recompile_ms": [], "errors": {}}
+
+    def save():  # after every stage, so a timeout keeps what was measured
+        with open(path, "w") as fh:
+            json.dump(res, fh, indent=1)
+
     for name, fn, args in cases():
         try:
             f, out, first = time_first(fn, args)
@@ -176,14 +181,7 @@ def main():
         except Exception as e:  # keep going: the report shows the error
             res["errors"][name] = f"{type(e).__name__}: {e}"
             traceback.print_exc()
-    x = arange(1024, 0.001)
-    for steps in (200, 2000):
-        for name, fn in (("python_for_loop", unrolled(steps)), ("scan_loop", scan_loop(steps))):
-            try:
-                _, _, first = time_first(fn, [x])
-                res["loops_first_ms"][f"{name}_{steps}"] = first
-            except Exception as e:
-                res["errors"][f"{name}_{steps}"] = f"{type(e).__name__}: {e}"
+        save()
     jax.clear_caches()
     f = jax.jit(lambda x: jnp.sum(x ** 2))
     for n in (100, 200, 100, 200, 300):
@@ -191,8 +189,16 @@ def main():
         t0 = time.perf_counter()
         block(f(x))
         res["recompile_ms"].append((time.perf_counter() - t0) * 1e3)
-    with open(path, "w") as fh:
-        json.dump(res, fh, indent=1)
+    save()
+    x = arange(1024, 0.001)
+    for steps in (200, 2000):
+        for name, fn in (("scan_loop", scan_loop(steps)), ("python_for_loop", unrolled(steps))):
+            try:
+                _, _, first = time_first(fn, [x])
+                res["loops_first_ms"][f"{name}_{steps}"] = first
+            except Exception as e:
+                res["errors"][f"{name}_{steps}"] = f"{type(e).__name__}: {e}"
+            save()
     print(f"wrote {path}: {len(res['cases'])} cases, {len(res['errors'])} errors")
 
 
