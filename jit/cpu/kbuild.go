@@ -22,6 +22,15 @@ type kbuilder struct {
 	isOut   map[*ir.Var]bool
 	lastUse map[*ir.Var]int
 	free    [nClasses][]int
+	// lastMul is the product computed by the last op, if that op was an
+	// f32 or f64 mul (a candidate for multiplyAdd).
+	lastMul *product
+}
+
+// product records a mul op: its result and operand registers.
+type product struct {
+	v    *ir.Var
+	a, b loc
 }
 
 // litKey identifies a literal (by bits, so 0 and -0 differ).
@@ -190,7 +199,15 @@ func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
 	if err != nil {
 		return err
 	}
-	b.k.ops = append(b.k.ops, o)
+	if fo := b.multiplyAdd(i, e, ins, dst); fo != nil {
+		b.k.ops[len(b.k.ops)-1] = fo // replaces the product's op
+	} else {
+		b.k.ops = append(b.k.ops, o)
+	}
+	b.lastMul = nil
+	if e.Prim == ir.Mul && (out.Aval.DType == ir.Float32 || out.Aval.DType == ir.Float64) {
+		b.lastMul = &product{v: out, a: ins[0], b: ins[1]}
+	}
 	b.k.cost += cost
 	b.where[out] = dst
 	if _, used := b.lastUse[out]; !used && !b.isOut[out] {
@@ -212,3 +229,34 @@ func (b *kbuilder) release(v *ir.Var) {
 
 // validDType reports whether dt is a valid element type.
 func validDType(dt ir.DType) bool { return dt >= ir.Float32 && dt <= ir.Bool }
+
+// multiplyAdd fuses "t = a*b; d = t ± c" (or c - t) into one loop when t is
+// the previous op's temporary and dies here, returning nil otherwise. The
+// product is rounded to the dtype before the addition, as two separate ops
+// would round it (an explicit conversion keeps Go from contracting to FMA).
+func (b *kbuilder) multiplyAdd(i int, e *ir.Eqn, ins []loc, dst loc) op {
+	p := b.lastMul
+	if p == nil || (e.Prim != ir.Add && e.Prim != ir.Sub) || len(e.In) != 2 || b.isOut[p.v] || b.lastUse[p.v] != i ||
+		isVar(e.In[0], p.v) && isVar(e.In[1], p.v) {
+		return nil
+	}
+	switch {
+	case isVar(e.In[0], p.v):
+		if e.Prim == ir.Add {
+			return fusedMulAdd(p.a, p.b, ins[1], dst, maddK[float32], maddK[float64])
+		}
+		return fusedMulAdd(p.a, p.b, ins[1], dst, msubK[float32], msubK[float64])
+	case isVar(e.In[1], p.v):
+		if e.Prim == ir.Add {
+			return fusedMulAdd(p.a, p.b, ins[0], dst, maddK[float32], maddK[float64])
+		}
+		return fusedMulAdd(p.a, p.b, ins[0], dst, rsubK[float32], rsubK[float64])
+	}
+	return nil
+}
+
+// isVar reports whether a is the variable v.
+func isVar(a ir.Atom, v *ir.Var) bool {
+	x, ok := a.(*ir.Var)
+	return ok && x == v
+}

@@ -420,3 +420,41 @@ func scalarKernel[T float32 | float64](prim string, right bool) func(d, a []T, s
 	}
 	return nil
 }
+
+// fusedMulAdd builds the op d = f(a, b, c) for a float32 or float64 register set.
+func fusedMulAdd(a, b, c, d loc, f32 func(d, a, b, c []float32), f64 func(d, a, b, c []float64)) op {
+	if a.c == cF64 {
+		return func(fr *frame, n int) {
+			r := fr.f64
+			f64(r[d.reg][:n], r[a.reg][:n], r[b.reg][:n], r[c.reg][:n])
+		}
+	}
+	return func(fr *frame, n int) {
+		r := fr.f32
+		f32(r[d.reg][:n], r[a.reg][:n], r[b.reg][:n], r[c.reg][:n])
+	}
+}
+
+// maddK sets d = round(a*b) + c.
+func maddK[T float32 | float64](d, a, b, c []T) {
+	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
+	for i := range d {
+		d[i] = T(a[i]*b[i]) + c[i]
+	}
+}
+
+// msubK sets d = round(a*b) - c.
+func msubK[T float32 | float64](d, a, b, c []T) {
+	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
+	for i := range d {
+		d[i] = T(a[i]*b[i]) - c[i]
+	}
+}
+
+// rsubK sets d = c - round(a*b).
+func rsubK[T float32 | float64](d, a, b, c []T) {
+	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
+	for i := range d {
+		d[i] = c[i] - T(a[i]*b[i])
+	}
+}

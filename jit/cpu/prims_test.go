@@ -183,3 +183,32 @@ func TestEmptyArrays(t *testing.T) {
 	m := b.op(ir.ReduceMax, av(ir.Float32, 3), ir.Params{"axes": []int{1}}, x)
 	checkAgainstEval(t, b.ret(s, m, e), []*ir.Buffer{ir.NewBuffer(ir.Float32, []int{3, 0})}, 0)
 }
+
+// TestMultiplyAdd covers the fused a*b ± c patterns (product rounded first),
+// with scalar and vector operands, a product used twice (not fused), and
+// the product also stored (not fused).
+func TestMultiplyAdd(t *testing.T) {
+	for _, dt := range []ir.DType{ir.Float32, ir.Float64, ir.BFloat16} {
+		a := av(dt, testN)
+		var b jb
+		x, y, z := b.in(a), b.in(a), b.in(a)
+		m1 := b.op(ir.Mul, a, nil, x, y)
+		r1 := b.op(ir.Add, a, nil, m1, z) // x*y + z
+		m2 := b.op(ir.Mul, a, nil, x, lit(dt, 3))
+		r2 := b.op(ir.Sub, a, nil, m2, lit(dt, 1)) // x*3 - 1
+		m3 := b.op(ir.Mul, a, nil, r1, r2)
+		r3 := b.op(ir.Sub, a, nil, z, m3) // z - r1*r2
+		m4 := b.op(ir.Mul, a, nil, x, x)
+		r4 := b.op(ir.Add, a, nil, m4, m4) // product used twice
+		m5 := b.op(ir.Mul, a, nil, y, z)
+		r5 := b.op(ir.Sub, a, nil, x, m5) // product stored too
+		cj := b.ret(r3, r4, r5, m5)
+		checkAgainstEval(t, cj, []*ir.Buffer{testInput(dt, testN, 0), testInput(dt, testN, 7), testInput(dt, testN, 11)}, 0)
+		if dt == ir.Float32 {
+			_, l := compileCJ(t, cj)
+			if got := len(l.prog.steps[0].(*kernel).ops); got != 7 {
+				t.Errorf("%d ops, want 7 (three multiply-adds fused)", got)
+			}
+		}
+	}
+}
