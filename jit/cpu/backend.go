@@ -34,7 +34,12 @@ func (Backend) Devices() []backend.Device {
 
 // Lower plans cj into fusion groups (recursively for nested jaxprs) and
 // builds their kernels; Compile hands out the executable.
-func (Backend) Lower(cj *ir.ClosedJaxpr) (backend.Lowered, error) {
+func (Backend) Lower(cj *ir.ClosedJaxpr) (l backend.Lowered, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, fmt.Errorf("cpu: internal error while lowering (please report): %v", r)
+		}
+	}()
 	if cj == nil || cj.Jaxpr == nil {
 		return nil, fmt.Errorf("cpu: Lower got a nil jaxpr")
 	}

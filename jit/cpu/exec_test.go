@@ -135,3 +135,27 @@ func TestArgumentErrors(t *testing.T) {
 		t.Error("Lower(nil) succeeded")
 	}
 }
+
+func TestMalformedJaxprsAreErrors(t *testing.T) {
+	x := ir.NewVar(av(ir.Float32, 3))
+	y := ir.NewVar(av(ir.Float32, 3))
+	cases := map[string]*ir.Jaxpr{
+		"nil equation":  {Invars: []*ir.Var{x}, Eqns: []*ir.Eqn{nil}, Outvars: []ir.Atom{x}},
+		"nil output":    {Invars: []*ir.Var{x}, Eqns: []*ir.Eqn{{Prim: ir.Neg, In: []ir.Atom{x}, Out: []*ir.Var{nil}}}, Outvars: []ir.Atom{x}},
+		"nil operand":   {Invars: []*ir.Var{x}, Eqns: []*ir.Eqn{{Prim: ir.Neg, In: []ir.Atom{nil}, Out: []*ir.Var{y}}}, Outvars: []ir.Atom{y}},
+		"undefined var": {Invars: []*ir.Var{x}, Eqns: []*ir.Eqn{{Prim: ir.Neg, In: []ir.Atom{y}, Out: []*ir.Var{x}}}, Outvars: []ir.Atom{x}},
+		"bad scan":      {Invars: []*ir.Var{x}, Eqns: []*ir.Eqn{{Prim: ir.Scan, Params: ir.Params{"jaxpr": 3}, In: []ir.Atom{x}, Out: []*ir.Var{y}}}, Outvars: []ir.Atom{y}},
+		"nil outvar":    {Invars: []*ir.Var{x}, Outvars: []ir.Atom{nil}},
+	}
+	for name, j := range cases {
+		l, err := (Backend{}).Lower(&ir.ClosedJaxpr{Jaxpr: j})
+		if err == nil {
+			_, err = l.Compile()
+		}
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		} else if !strings.HasPrefix(err.Error(), "cpu: ") {
+			t.Errorf("%s: error %q lacks the cpu: prefix", name, err)
+		}
+	}
+}

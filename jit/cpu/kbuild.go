@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -66,7 +67,11 @@ func (c *compiler) buildKernel(g *fusion.Group, chain []*ir.Eqn, red *ir.Eqn, ou
 	}
 	for _, v := range g.Inputs {
 		if err := b.input(v); err != nil {
-			return nil, err
+			if errors.Is(err, errUnfusable) {
+				return nil, err
+			}
+			e := g.Eqns[0]
+			return nil, fmt.Errorf("in the group of equations starting with %s: %w%s", e.Prim, err, at(e))
 		}
 	}
 	for i, e := range chain {

@@ -26,11 +26,11 @@ type planned struct {
 
 // plan plans j and, recursively, the jaxprs nested in its equations.
 func plan(j *ir.Jaxpr, consts []*ir.Buffer) (*planned, error) {
+	if err := wellFormed(j); err != nil {
+		return nil, err
+	}
 	p := &planned{j: j, consts: consts, groups: fusion.Plan(j), nested: map[*ir.Eqn][]*planned{}, fused: map[*fusion.Group]bool{}, evalReduce: map[*fusion.Group]bool{}}
 	for i, e := range j.Eqns {
-		if e == nil {
-			return nil, fmt.Errorf("equation %d is nil", i)
-		}
 		subs, err := nestedJaxprs(e)
 		if err != nil {
 			return nil, fmt.Errorf("%s (equation %d): %w", e.Prim, i, err)
@@ -81,4 +81,35 @@ func nestedJaxprs(e *ir.Eqn) ([]*ir.ClosedJaxpr, error) {
 		out = append(out, cj)
 	}
 	return out, nil
+}
+
+// wellFormed rejects the nil equations, variables and operands the planner
+// cannot handle.
+func wellFormed(j *ir.Jaxpr) error {
+	for i, v := range append(append([]*ir.Var{}, j.Constvars...), j.Invars...) {
+		if v == nil {
+			return fmt.Errorf("jaxpr input %d is a nil variable", i)
+		}
+	}
+	for i, e := range j.Eqns {
+		if e == nil {
+			return fmt.Errorf("equation %d is nil", i)
+		}
+		for k, a := range e.In {
+			if v, ok := a.(*ir.Var); a == nil || ok && v == nil {
+				return fmt.Errorf("%s (equation %d): operand %d is nil", e.Prim, i, k)
+			}
+		}
+		for k, v := range e.Out {
+			if v == nil {
+				return fmt.Errorf("%s (equation %d): output %d is a nil variable", e.Prim, i, k)
+			}
+		}
+	}
+	for i, a := range j.Outvars {
+		if v, ok := a.(*ir.Var); a == nil || ok && v == nil {
+			return fmt.Errorf("jaxpr output %d is nil", i)
+		}
+	}
+	return nil
 }
