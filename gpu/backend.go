@@ -93,9 +93,14 @@ func (b *Backend) Lower(cj *ir.ClosedJaxpr) (backend.Lowered, error) {
 
 // lowerPTX plans cj and returns the module text for compute capability
 // major.minor and the program that drives it.
-func lowerPTX(cj *ir.ClosedJaxpr, major, minor int) (string, *program, error) {
+func lowerPTX(cj *ir.ClosedJaxpr, major, minor int) (ptx string, prog *program, err error) {
+	defer func() { // a malformed jaxpr must not crash the caller
+		if r := recover(); r != nil {
+			err = fmt.Errorf("gpu: internal error lowering %s (malformed jaxpr?): %v", nameOr(cj.Name), r)
+		}
+	}()
 	l := &lowerer{}
-	prog, err := l.lower(cj)
+	prog, err = l.lower(cj)
 	if err != nil {
 		return "", nil, fmt.Errorf("gpu: lowering %s: %w", nameOr(cj.Name), err)
 	}

@@ -99,3 +99,34 @@ func TestHeavyIsOneKernel(t *testing.T) {
 		t.Error("heavy uses an .approx instruction")
 	}
 }
+
+// TestLowerErrors: unsupported primitives and dtypes, and malformed
+// jaxprs, give errors naming the problem (never a panic).
+func TestLowerErrors(t *testing.T) {
+	b := codelab.New()
+	x := b.In(ir.BFloat16, 4)
+	bf := b.Done("bf16", b.Same(ir.Sin, x))
+	b = codelab.New()
+	y := b.In(ir.Float32, 4)
+	b.Multi(ir.DebugPrint, ir.Params{"fmt": "{}", "ordered": false}, nil, y)
+	dbg := b.Done("dbg", y)
+	b = codelab.New()
+	z := b.In(ir.Float32, 4)
+	bad := b.Done("bad", b.Op(ir.Transpose, ir.Params{"permutation": "oops"}, z.Aval, z))
+	orphan := ir.NewVar(z.Aval) // sin with no operand
+	broken := &ir.ClosedJaxpr{Name: "broken", Jaxpr: &ir.Jaxpr{Eqns: []*ir.Eqn{{Prim: ir.Sin, Out: []*ir.Var{orphan}}}, Outvars: []ir.Atom{orphan}}}
+	for _, c := range []struct {
+		cj   *ir.ClosedJaxpr
+		want string
+	}{
+		{bf, "dtype bf16 is not supported by the gpu backend"},
+		{dbg, "primitive debug_print is not supported by the gpu backend"},
+		{bad, "parameter permutation is string, want []int"},
+		{broken, "gpu: internal error lowering broken"},
+	} {
+		_, _, err := lowerPTX(c.cj, 9, 0)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.cj.Name, err, c.want)
+		}
+	}
+}

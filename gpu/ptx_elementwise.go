@@ -156,16 +156,12 @@ func (k *kernel) binary(prim string, a, b value) (value, error) {
 			k.op("%s.pred %s, %s, %s", op, r, a.reg, b.reg)
 			return value{r, t}, nil
 		}
-		nan := ""
-		if t == ir.Float32 {
-			nan = ".NaN"
-		}
-		k.op("%s%s%s %s, %s, %s", prim, nan, pt, r, a.reg, b.reg)
-		if t == ir.Float64 { // max.NaN exists for f32 only; propagate NaN by hand
+		k.op("%s%s %s, %s, %s", prim, pt, r, a.reg, b.reg)
+		if t.IsFloat() { // PTX max/min return the other operand for NaN; lax propagates NaN
 			n := k.reg("%p")
-			k.op("setp.nan.f64 %s, %s, %s", n, a.reg, b.reg)
-			m := k.fd()
-			k.op("selp.f64 %s, %s, %s, %s", m, d(math.NaN()), r, n)
+			k.op("setp.nan%s %s, %s, %s", pt, n, a.reg, b.reg)
+			m := k.reg(regClass(t))
+			k.op("selp%s %s, %s, %s, %s", pt, m, immediate(t, math.NaN()), r, n)
 			r = m
 		}
 		return value{r, t}, nil
