@@ -28,14 +28,18 @@ func TestPrimitiveEdgeCases(t *testing.T) {
 	type build func(b *codelab.Builder, x, y *ir.Var) *ir.Var
 	unary := func(p string) build { return func(b *codelab.Builder, x, _ *ir.Var) *ir.Var { return b.Same(p, x) } }
 	binary := func(p string) build { return func(b *codelab.Builder, x, y *ir.Var) *ir.Var { return b.Same(p, x, y) } }
-	cmp := func(p string) build { return func(b *codelab.Builder, x, y *ir.Var) *ir.Var { return b.Compare(p, x, y) } }
+	cmp := func(p string) build {
+		return func(b *codelab.Builder, x, y *ir.Var) *ir.Var { return b.Compare(p, x, y) }
+	}
 	conv := func(to ir.DType) build {
 		return func(b *codelab.Builder, x, _ *ir.Var) *ir.Var {
 			return b.Op(ir.ConvertElementType, ir.Params{"new_dtype": to, "weak_type": false, "sharding": nil}, ir.Aval{Shape: x.Aval.Shape, DType: to}, x)
 		}
 	}
 	ipow := func(y int) build {
-		return func(b *codelab.Builder, x, _ *ir.Var) *ir.Var { return b.Op(ir.IntegerPow, ir.Params{"y": y}, x.Aval, x) }
+		return func(b *codelab.Builder, x, _ *ir.Var) *ir.Var {
+			return b.Op(ir.IntegerPow, ir.Params{"y": y}, x.Aval, x)
+		}
 	}
 	cases := []struct {
 		name string
