@@ -16,7 +16,12 @@ import (
 // are g.Inputs then g.Outputs; chain results the group exports are stored as
 // they are computed (each element is visited by exactly one thread). The grid
 // is the output size.
-func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
+//
+// With split > 1, each output element gets split blocks, block b handling
+// the reduced elements congruent to b mod split (in runs of blockSize), and
+// the reduce result is the partial array [outputs, split]; a second
+// reduction over its last axis finishes (see lowerReduction).
+func emitReduce(name string, g *fusion.Group, split int) (*kernel, int, error) {
 	e := g.Eqns[len(g.Eqns)-1]
 	chain := g.Eqns[:len(g.Eqns)-1]
 	axes, err := intsParam(e, "axes")
@@ -63,11 +68,19 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 	for i, v := range g.Outputs {
 		outParam[v] = len(g.Inputs) + i
 	}
-	base := k.strided(k.coords(blk, keptShape), keptStride)
+	out, first := blk, tid // output element, first reduced element
+	if split > 1 {
+		out, first = k.reg("%r"), k.reg("%r")
+		chunk := k.reg("%r")
+		k.op("div.u32 %s, %s, %d", out, blk, split)
+		k.op("rem.u32 %s, %s, %d", chunk, blk, split)
+		k.op("mad.lo.s32 %s, %s, %d, %s", first, chunk, blockSize, tid)
+	}
+	base := k.strided(k.coords(out, keptShape), keptStride)
 	acc := k.reg(regClass(rt))
 	k.move(acc, k.constant(rt, ident))
 	r := k.reg("%r")
-	k.op("mov.u32 %s, %s", r, tid)
+	k.op("mov.u32 %s, %s", r, first)
 	loop, end := k.label(), k.label()
 	k.mark(loop)
 	k.op("@%s bra %s", k.setp("ge", ".s32", r, fmt.Sprint(nRed)), end)
@@ -97,7 +110,7 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 		return nil, 0, eqnError(e, err)
 	}
 	k.move(acc, v)
-	k.op("add.s32 %s, %s, %d", r, r, blockSize)
+	k.op("add.s32 %s, %s, %d", r, r, blockSize*max(split, 1))
 	k.op("bra %s", loop)
 	k.mark(end)
 	// Tree reduction in shared memory.
@@ -125,7 +138,26 @@ func emitReduce(name string, g *fusion.Group) (*kernel, int, error) {
 		k.store(k.param(i), blk, k.convert(value{res, rt}, t))
 	}
 	k.mark(done)
-	return k, max(nOut, 1), nil
+	return k, max(nOut, 1) * max(split, 1), nil
+}
+
+// reduceSplit is how many blocks share each output element of a reduction:
+// 1 (one block per output) unless there are few outputs and many reduced
+// elements, which a single block per output would leave most SMs idle for.
+func reduceSplit(g *fusion.Group) int {
+	e := g.Eqns[len(g.Eqns)-1]
+	axes, _ := e.Params["axes"].([]int)
+	nRed := 1
+	for _, a := range axes {
+		if a >= 0 && a < len(g.Shape) {
+			nRed *= g.Shape[a]
+		}
+	}
+	nOut := ir.NumElements(g.Shape) / max(nRed, 1)
+	if e.In[0].Type().DType == ir.Bool || nRed < 1<<15 || nOut > 256 || !slices.Contains(g.Outputs, e.Out[0]) {
+		return 1
+	}
+	return min(1024, (nRed+blockSize*8-1)/(blockSize*8))
 }
 
 // strided returns sum c[d]*stride[d] (0 for no coordinates).

@@ -128,11 +128,10 @@ func (l *lowerer) lowerGroup(p *program, g *fusion.Group) error {
 		if len(g.Outputs) == 0 {
 			return nil // dead code
 		}
-		emit := emitFused
 		if g.Kind == fusion.Reduction {
-			emit = emitReduce
+			return l.lowerReduction(p, g)
 		}
-		k, grid, err := emit(l.newKernelName(), g)
+		k, grid, err := emitFused(l.newKernelName(), g)
 		if err != nil {
 			return err
 		}
@@ -161,6 +160,41 @@ func (l *lowerer) lowerGroup(p *program, g *fusion.Group) error {
 		return l.lowerControl(p, e)
 	}
 	return eqnError(e, fmt.Errorf("primitive %s is not supported by the gpu backend", e.Prim))
+}
+
+// lowerReduction emits a reduction group: one kernel, or two when the
+// reduction is split (partials over several blocks per output, then a
+// reduction of the partials).
+func (l *lowerer) lowerReduction(p *program, g *fusion.Group) error {
+	split := reduceSplit(g)
+	if split == 1 {
+		k, grid, err := emitReduce(l.newKernelName(), g, 1)
+		if err != nil {
+			return err
+		}
+		return l.add(p, k, grid, append(slices.Clone(g.Inputs), g.Outputs...), g.Outputs)
+	}
+	e := g.Eqns[len(g.Eqns)-1]
+	out := e.Out[0]
+	partial := ir.NewVar(ir.Aval{Shape: []int{out.Aval.Size(), split}, DType: out.Aval.DType})
+	first := *g
+	first.Eqns = append(slices.Clone(g.Eqns[:len(g.Eqns)-1]), &ir.Eqn{Prim: e.Prim, Params: e.Params, In: e.In, Out: []*ir.Var{partial}, Source: e.Source})
+	first.Outputs = slices.Clone(g.Outputs)
+	first.Outputs[slices.Index(g.Outputs, out)] = partial
+	k, grid, err := emitReduce(l.newKernelName(), &first, split)
+	if err != nil {
+		return err
+	}
+	if err := l.add(p, k, grid, append(slices.Clone(first.Inputs), first.Outputs...), first.Outputs); err != nil {
+		return err
+	}
+	second := &fusion.Group{Kind: fusion.Reduction, Shape: partial.Aval.Shape, Inputs: []*ir.Var{partial}, Outputs: []*ir.Var{out},
+		Eqns: []*ir.Eqn{{Prim: e.Prim, Params: ir.Params{"axes": []int{1}, "out_sharding": nil}, In: []ir.Atom{partial}, Out: []*ir.Var{out}, Source: e.Source}}}
+	k, grid, err = emitReduce(l.newKernelName(), second, 1)
+	if err != nil {
+		return err
+	}
+	return l.add(p, k, grid, []*ir.Var{partial, out}, []*ir.Var{out})
 }
 
 // add appends a kernel and its launch; outs become buffers p owns.

@@ -90,3 +90,53 @@ func TestPrimitiveEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitReduction: large reductions with few outputs run as two kernels
+// (partials over several blocks per output, then their reduction), fused
+// with their elementwise producer, exporting an intermediate too.
+func TestSplitReduction(t *testing.T) {
+	for _, c := range []struct {
+		prim  string
+		shape []int
+		axes  []int
+	}{
+		{ir.ReduceSum, []int{1 << 16}, []int{0}},
+		{ir.ReduceMax, []int{3, 40000}, []int{1}},
+		{ir.ReduceMin, []int{40000, 2}, []int{0}},
+	} {
+		t.Run(c.prim, func(t *testing.T) {
+			b := codelab.New()
+			x := b.In(ir.Float32, c.shape...)
+			sq := b.Same(ir.Mul, x, x)
+			var outShape []int
+			for d, n := range c.shape {
+				if d != c.axes[0] {
+					outShape = append(outShape, n)
+				}
+			}
+			r := b.Op(c.prim, ir.Params{"axes": c.axes, "out_sharding": nil}, ir.Aval{Shape: outShape, DType: ir.Float32}, sq)
+			cj := b.Done("split", r, sq)
+			arg := ir.NewBuffer(ir.Float32, c.shape)
+			for i := range arg.Len() {
+				arg.Set(i, float64((i*37)%1001)/100-5)
+			}
+			want, err := eval.Closed(cj, []*ir.Buffer{arg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			exe, _, text := compileSim(t, cj)
+			if n := len(kernelNames(text)); n != 2 {
+				t.Errorf("%d kernels, want 2 (split reduction)", n)
+			}
+			got, err := exe.Execute([]*ir.Buffer{arg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want {
+				if d := maxRelDiff(t, got[i], want[i]); d > 1e-5 {
+					t.Errorf("result %d: max relative difference %g", i, d)
+				}
+			}
+		})
+	}
+}
