@@ -179,24 +179,30 @@ func (d *diagnoser) run(dir string, gen uint64) {
 	}
 	d.mu.Unlock()
 	for u, list := range res.diags {
-		d.publish(u, list)
+		d.publish(u, list, res.versionOf(u))
+	}
+	// Open files without findings get [] too: it clears what was there and
+	// tells the client which version was analysed.
+	for _, doc := range d.s.snapshotDocs(dir) {
+		published[doc.uri] = true
 	}
 	for u := range published {
 		if _, ok := res.diags[u]; !ok {
-			d.publish(u, nil)
+			d.publish(u, nil, res.versionOf(u))
 		}
 	}
 }
 
-// publish sends one file's diagnostics ([] rather than null to clear).
-func (d *diagnoser) publish(u protocol.DocumentURI, list []storedDiag) {
+// publish sends one file's diagnostics ([] rather than null to clear),
+// with the document version they were computed for (-1: none).
+func (d *diagnoser) publish(u protocol.DocumentURI, list []storedDiag, version int32) {
 	ds := make([]protocol.Diagnostic, 0, len(list))
 	for _, sd := range list {
 		ds = append(ds, sd.diag)
 	}
 	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: ds}
-	if doc := d.s.openDoc(u); doc != nil && len(list) > 0 && list[0].version >= 0 {
-		p.Version = uint32(list[0].version)
+	if version >= 0 {
+		p.Version = uint32(version)
 	}
 	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, p)
 }
@@ -286,6 +292,15 @@ func (r *pkgResult) version(path string) int32 {
 		return v
 	}
 	return -1
+}
+
+// versionOf is version for a URI.
+func (r *pkgResult) versionOf(u protocol.DocumentURI) int32 {
+	path, err := filePath(u)
+	if err != nil || r.pp == nil {
+		return -1
+	}
+	return r.version(path)
 }
 
 // mapperFor returns a mapper for path: the analysed content, or the disk.

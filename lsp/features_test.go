@@ -213,3 +213,18 @@ func TestUntrustedWorkspaceRunsNothing(t *testing.T) {
 		t.Errorf("code lenses: %s", r.Result)
 	}
 }
+
+func TestPanickingAnalyzerDoesNotKillTheServer(t *testing.T) {
+	dir := sampleModule(t, nil)
+	panicky := &analysis.Analyzer{Name: "panicky", Doc: "panics", Run: func(*analysis.Pass) (any, error) { panic("analyzer bug") }}
+	c := startServer(t, Options{Analyzers: func(Settings) []*analysis.Analyzer { return []*analysis.Analyzer{panicky, boolCall} }})
+	c.initialize(nil)
+	u, _ := openFile(c, filepath.Join(dir, "relu", "relu.go"))
+	c.waitFor("a log of the analyzer panic", func(m wireMsg) bool {
+		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "analyzer bug")
+	})
+	c.diagsFor(u, "a publish after the failed analysis", func([]protocol.Diagnostic) bool { return true })
+	if r := c.request("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}); r.Error != nil {
+		t.Errorf("server unusable after an analyzer panic: %+v", r.Error)
+	}
+}

@@ -232,7 +232,7 @@ func (p *previewer) build(ctx context.Context, in *buildInput, report func(strin
 	report("compiling the preview harness (go test -c)")
 	bctx, cancel := context.WithTimeout(ctx, p.s.opts.BuildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(bctx, p.s.opts.GoCommand, "test", "-c", "-o", bin, "-overlay", overlayPath, ".")
+	cmd := exec.CommandContext(bctx, p.s.opts.GoCommand, "test", "-vet=off", "-c", "-o", bin, "-overlay", overlayPath, ".")
 	cmd.Dir = in.res.dir
 	killGroupOnCancel(cmd)
 	var out bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -116,5 +117,39 @@ func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mu
 	c.exitCode()
 	if after := treeDigest(t, dir); after != before {
 		t.Errorf("the workspace changed during the session")
+	}
+}
+
+func TestPreviewTimeoutAndCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a preview harness")
+	}
+	dir := sampleModule(t, map[string]string{"relu/spin.go": `package relu
+
+import "github.com/jitlint/jitlint/jit"
+
+//jit:traced
+func Spin(x jit.Array) jit.Array {
+	for {
+	}
+}
+`})
+	c := startServer(t, Options{RunTimeout: 3 * time.Second})
+	c.initialize(map[string]any{"allowCodeExecution": true})
+	u, _ := openFile(c, filepath.Join(dir, "relu", "spin.go"))
+	args := map[string]any{"command": CommandShowJaxpr, "arguments": []any{map[string]any{"uri": u, "function": "Spin"}}}
+	r := c.request("workspace/executeCommand", args)
+	if r.Error == nil || !strings.Contains(r.Error.Message, "did not finish within 3s") {
+		t.Errorf("endless user code: %+v", r.Error)
+	}
+	// The same request cancelled by the client: RequestCancelled, promptly
+	// (well before the 3 s run timeout would end it).
+	c.callID("555", "workspace/executeCommand", args)
+	c.waitFor("progress begin", func(m wireMsg) bool {
+		return m.Method == "$/progress" && strings.Contains(string(m.Params), `"begin"`) && strings.Contains(string(m.Params), "Spin")
+	})
+	c.notify("$/cancelRequest", map[string]any{"id": 555})
+	if r := c.response("555"); r.Error == nil || r.Error.Code != -32800 {
+		t.Errorf("cancelled preview: %+v", r.Error)
 	}
 }

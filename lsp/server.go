@@ -23,7 +23,7 @@ import (
 )
 
 // Options configures a Server. The zero value is usable: no analyzers, a
-// 100 ms diagnostics delay and the `go` command found on PATH.
+// 50 ms diagnostics delay and the `go` command found on PATH.
 type Options struct {
 	// Version is reported in serverInfo.
 	Version string
@@ -84,7 +84,7 @@ const (
 // New returns a server configured by opts.
 func New(opts Options) *Server {
 	if opts.DiagnosticsDelay <= 0 {
-		opts.DiagnosticsDelay = 100 * time.Millisecond
+		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
 	if opts.BuildTimeout <= 0 {
 		opts.BuildTimeout = 2 * time.Minute

@@ -39,8 +39,16 @@ func RepoRoot(t testing.TB) string {
 // go.sum; extra files (relative path → content) are added.
 func SampleModule(t testing.TB, extra map[string]string) string {
 	t.Helper()
-	root := RepoRoot(t)
 	dir := t.TempDir()
+	if err := WriteSampleModule(RepoRoot(t), dir, extra); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// WriteSampleModule writes the sample module into dir (see SampleModule);
+// root is the checkout of github.com/jitlint/jitlint.
+func WriteSampleModule(root, dir string, extra map[string]string) error {
 	src := filepath.Join(root, "lsp", "testdata", "lspmod")
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -58,11 +66,11 @@ func SampleModule(t testing.TB, extra map[string]string) string {
 		return os.WriteFile(dst, b, 0o644)
 	})
 	if err != nil {
-		t.Fatal(err)
+		return fmt.Errorf("copying the sample module: %v", err)
 	}
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	// Require everything jitlint requires, so the sample builds offline.
 	var reqs []string
@@ -81,13 +89,13 @@ func SampleModule(t testing.TB, extra map[string]string) string {
 	for rel, content := range files {
 		p := filepath.Join(dir, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
+			return err
 		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
-	return dir
+	return nil
 }
 
 // TreeDigest hashes every file (path, mode, content) under dir.

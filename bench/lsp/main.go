@@ -1,0 +1,280 @@
+// Command lsp measures jitls (issue 4): diagnostics latency after an edit on
+// a ~2000-line package, compared with two other ways of running the same
+// analyzers (go/packages with an overlay + checker, and go vet -vettool
+// with -overlay); hover jaxpr latency warm and cold (against go test -c of
+// the same package); and the server's RSS after many edits. Run from the
+// repository root:
+//
+//	go run ./bench/lsp [-edits 40] [-rss-edits 1000]
+//
+// It prints a Markdown section for bench/RESULTS.md.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jitlint/jitlint/analyzers"
+	"github.com/jitlint/jitlint/lsp/lsptest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+func main() {
+	edits := flag.Int("edits", 40, "timed edits per strategy (jitls)")
+	altEdits := flag.Int("alt-edits", 8, "timed edits for the slower alternative strategies")
+	rssEdits := flag.Int("rss-edits", 1000, "edits before the RSS measurement")
+	hovers := flag.Int("hovers", 50, "warm hovers")
+	flag.Parse()
+	if err := run(*edits, *altEdits, *rssEdits, *hovers); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/lsp:", err)
+		os.Exit(1)
+	}
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func run(edits, altEdits, rssEdits, hovers int) error {
+	root, err := os.Getwd()
+	must(err)
+	if _, err := os.Stat(filepath.Join(root, "lsp", "testdata", "lspmod")); err != nil {
+		return fmt.Errorf("run this from the repository root (go run ./bench/lsp)")
+	}
+	tmp, err := os.MkdirTemp("", "jitls-bench-")
+	must(err)
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "bin")
+	for _, c := range []string{"jitls", "jitlint"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(bin, c), "./cmd/"+c).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("building %s: %v\n%s", c, err, out)
+		}
+	}
+	mod := filepath.Join(tmp, "mod")
+	src := bigPackage(100)
+	must(lsptest.WriteSampleModule(root, mod, map[string]string{"big/big.go": src}))
+	file := filepath.Join(mod, "big", "big.go")
+	lines := strings.Count(src, "\n")
+
+	fmt.Printf("## Language server (issue 4)\n\n")
+	fmt.Printf("Measured with `go run ./bench/lsp` (edits=%d, alt-edits=%d, rss-edits=%d, hovers=%d) on %s/%s, %d CPUs, %s, %s.\n",
+		edits, altEdits, rssEdits, hovers, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
+	fmt.Printf("Package: a generated %d-line package (`big`, 100 traced functions with `//jit:args`) in a module that uses this checkout; the 5 jitlint analyzers.\n\n", lines)
+
+	// 1. jitls: didChange → publishDiagnostics.
+	cmd := exec.Command(filepath.Join(bin, "jitls"), "-logfile", filepath.Join(os.TempDir(), "jitls-bench.log"))
+	cmd.Dir = mod
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	must(cmd.Start())
+	defer cmd.Process.Kill()
+	c := newClient(stdin, stdout)
+	if _, err := c.request("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"allowCodeExecution": true}}); err != nil {
+		return err
+	}
+	c.notify("initialized", map[string]any{})
+	uri := "file://" + file
+	t0 := time.Now()
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": src}})
+	if _, _, err := c.diagnostics(uri, 1); err != nil {
+		return err
+	}
+	first := time.Since(t0)
+	text := src
+	version := 1
+	edit := func() (time.Duration, error) {
+		version++
+		// Toggle one literal inside a traced function (an incremental change).
+		old, repl := "0.5", "0.7"
+		if version%2 == 1 {
+			old, repl = "0.7", "0.5"
+		}
+		i := strings.Index(text, old)
+		line := strings.Count(text[:i], "\n")
+		col := i - strings.LastIndex(text[:i], "\n") - 1
+		text = text[:i] + repl + text[i+len(old):]
+		start := time.Now()
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument": map[string]any{"uri": uri, "version": version},
+			"contentChanges": []any{map[string]any{
+				"range": map[string]any{"start": map[string]int{"line": line, "character": col}, "end": map[string]int{"line": line, "character": col + 3}},
+				"text":  repl}},
+		})
+		_, _, err := c.diagnostics(uri, version)
+		return time.Since(start), err
+	}
+	var lat []time.Duration
+	for range edits {
+		d, err := edit()
+		if err != nil {
+			return err
+		}
+		lat = append(lat, d)
+	}
+	fmt.Printf("### Diagnostics latency after `didChange` (%d-line package)\n\n", lines)
+	fmt.Printf("| strategy | first load | p50 | p95 | edits |\n|---|---|---|---|---|\n")
+	fmt.Printf("| jitls (dependency types loaded once, edited package re-type-checked in process, `checker.Analyze`; includes the 50 ms debounce) | %s | %s | %s | %d |\n",
+		ms(first), ms(pct(lat, 50)), ms(pct(lat, 95)), len(lat))
+
+	// 2. go/packages with an overlay + checker, per edit.
+	var a []time.Duration
+	for i := range altEdits {
+		content := strings.Replace(src, "0.5", fmt.Sprintf("0.%d", 6+i%3), 1)
+		start := time.Now()
+		cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: filepath.Dir(file), Overlay: map[string][]byte{file: []byte(content)}}
+		pkgs, err := packages.Load(cfg, ".")
+		if err != nil {
+			return err
+		}
+		if _, err := checker.Analyze(analyzers.All(), pkgs, nil); err != nil {
+			return err
+		}
+		a = append(a, time.Since(start))
+	}
+	fmt.Printf("| go/packages `LoadAllSyntax` + overlay, then `checker.Analyze` (per edit, in process) | – | %s | %s | %d |\n", ms(pct(a, 50)), ms(pct(a, 95)), len(a))
+
+	// 3. go vet -vettool=jitlint -overlay -json, per edit.
+	var v []time.Duration
+	for i := range altEdits {
+		content := strings.Replace(src, "0.5", fmt.Sprintf("0.%d", 6+i%3), 1)
+		buf := filepath.Join(tmp, "buf.go")
+		must(os.WriteFile(buf, []byte(content), 0o644))
+		ov, _ := json.Marshal(map[string]any{"Replace": map[string]string{file: buf}})
+		ovPath := filepath.Join(tmp, "overlay.json")
+		must(os.WriteFile(ovPath, ov, 0o644))
+		start := time.Now()
+		vet := exec.Command("go", "vet", "-vettool="+filepath.Join(bin, "jitlint"), "-overlay="+ovPath, "-json", "./big")
+		vet.Dir = mod
+		if out, err := vet.CombinedOutput(); err != nil {
+			return fmt.Errorf("go vet: %v\n%s", err, out)
+		}
+		v = append(v, time.Since(start))
+	}
+	fmt.Printf("| `go vet -vettool=jitlint -overlay=… -json ./big` (per edit, a process per run) | – | %s | %s | %d |\n\n", ms(pct(v, 50)), ms(pct(v, 95)), len(v))
+
+	// 4. Hover: cold (builds the harness) and warm (cached).
+	pos := strings.Index(src, "func F7(") + 5
+	hoverParams := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": position(text, pos)}
+	start := time.Now()
+	m, err := c.request("textDocument/hover", hoverParams)
+	if err != nil {
+		return err
+	}
+	cold := time.Since(start)
+	if !strings.Contains(string(m.Result), "lambda") {
+		return fmt.Errorf("cold hover has no jaxpr: %s", m.Result)
+	}
+	var warm []time.Duration
+	for range hovers {
+		start := time.Now()
+		if _, err := c.request("textDocument/hover", hoverParams); err != nil {
+			return err
+		}
+		warm = append(warm, time.Since(start))
+	}
+	// The reference: go test -c of the same package with a one-test file
+	// (also through an overlay, so that it builds and links a test binary).
+	refTest := filepath.Join(tmp, "ref_test.go")
+	must(os.WriteFile(refTest, []byte("package big\n\nimport \"testing\"\n\nfunc TestRef(t *testing.T) {}\n"), 0o644))
+	refOv, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(mod, "big", "zz_ref_test.go"): refTest}})
+	refOvPath := filepath.Join(tmp, "ref-overlay.json")
+	must(os.WriteFile(refOvPath, refOv, 0o644))
+	start = time.Now()
+	gtc := exec.Command("go", "test", "-vet=off", "-c", "-overlay="+refOvPath, "-o", filepath.Join(tmp, "big.test"), "./big")
+	gtc.Dir = mod
+	if out, err := gtc.CombinedOutput(); err != nil {
+		return fmt.Errorf("go test -c: %v\n%s", err, out)
+	}
+	testC := time.Since(start)
+	fmt.Printf("### Hover jaxpr (function `F7` of the same package)\n\n| case | time |\n|---|---|\n")
+	fmt.Printf("| cold hover (generate harness, `go test -c -overlay`, run it, trace) | %s |\n", ms(cold))
+	fmt.Printf("| `go test -vet=off -c` of the same package with a one-test file, build cache warm (reference) | %s |\n", ms(testC))
+	fmt.Printf("| warm hover p50 / p95 (%d hovers, cached by content hash) | %s / %s |\n\n", len(warm), ms(pct(warm, 50)), ms(pct(warm, 95)))
+
+	// 5. RSS after many edits.
+	before := rss(cmd.Process.Pid)
+	for range rssEdits {
+		if _, err := edit(); err != nil {
+			return err
+		}
+	}
+	runtime.GC()
+	after := rss(cmd.Process.Pid)
+	fmt.Printf("### Server memory\n\n| when | RSS |\n|---|---|\n| after the first analyses and hovers | %s |\n| after %d more edits (each analysed and published) | %s |\n\n", before, rssEdits, after)
+	c.request("shutdown", nil)
+	c.notify("exit", nil)
+	cmd.Wait()
+	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func pct(ds []time.Duration, p int) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+// position converts a byte offset of ASCII text to an LSP position.
+func position(text string, off int) map[string]int {
+	line := strings.Count(text[:off], "\n")
+	return map[string]int{"line": line, "character": off - strings.LastIndex(text[:off], "\n") - 1}
+}
+
+// rss reads a process's resident set size from /proc.
+func rss(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "n/a (" + err.Error() + ")"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "n/a"
+}
+
+// bigPackage generates a package of n traced functions (about 20 lines each).
+func bigPackage(n int) string {
+	var b bytes.Buffer
+	b.WriteString("// Package big is generated by bench/lsp.\npackage big\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/jitlint/jitlint/jit\"\n)\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, `// F%[1]d is traced.
+//
+//jit:args f32[16]
+func F%[1]d(x jit.Array) jit.Array {
+	y := x.Mul(0.5)
+	for j := 0; j < 3; j++ {
+		y = y.Sin().Mul(y.Cos()).Add(y.Tanh())
+	}
+	if x.Shape()[0] > 4 {
+		y = y.Add(1)
+	}
+	return jit.Where(y.Gt(0), y, x)
+}
+
+var f%[1]d = jit.Jit(F%[1]d)
+
+// describe%[1]d is ordinary Go code.
+func describe%[1]d(v []float32) string {
+	return fmt.Sprintf("%%d values", len(v))
+}
+
+`, i)
+	}
+	return b.String()
+}
