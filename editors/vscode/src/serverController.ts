@@ -11,7 +11,6 @@ import {
   Middleware,
   RevealOutputChannelOn,
   ServerOptions,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { GoBinDirs, installServer } from './installServer';
 import { searchEnvironment } from './searchEnvironment';
@@ -90,10 +89,11 @@ export class ServerController implements vscode.Disposable {
     }
     this.output.appendLine(`[start] ${found.path} (found by ${found.foundBy}); workspace trusted: ${vscode.workspace.isTrusted}`);
     this.logVersion(found.path);
+    // No `transport`: with TransportKind.stdio the client would append --stdio, which jitls rejects;
+    // an Executable without one is spoken to over stdin/stdout as is.
     const serverOptions: ServerOptions = {
       command: found.path,
       args: [],
-      transport: TransportKind.stdio,
       options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
     };
     const clientOptions: LanguageClientOptions = {

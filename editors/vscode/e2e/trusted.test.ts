@@ -1,0 +1,74 @@
+// End-to-end, trusted workspace: the packaged extension in code-server against
+// a jitls built from this repository, on the codelab's step 6 file. Opt-in
+// (JITLINT_VSCODE_E2E=1; e2e/run.sh prepares everything). Saves the README's
+// screenshots into images/.
+
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { CodeServerSession, e2eEnabled, images } from './codeServerSession';
+
+let cs: CodeServerSession;
+
+before(async () => {
+  if (e2eEnabled) {
+    cs = await CodeServerSession.start({ 'security.workspace.trust.enabled': false });
+    await cs.openFile('examples/codelab/step6_control_flow.go', 'ReluBad');
+  }
+});
+
+after(async () => {
+  await cs?.close();
+});
+
+test('ReluBad shows the tracedbool diagnostic from jitls', { skip: !e2eEnabled, timeout: 240_000 }, async () => {
+  const squiggle = cs.page.locator('.monaco-editor .view-overlays [class*="squiggly-"]').first();
+  await squiggle.waitFor({ state: 'attached', timeout: 180_000 });
+  const hover = await cs.hoverUntil(cs.token('Bool'), /tracedbool/, 60_000);
+  assert.match(hover, /TracerBoolConversionError|traced value/);
+  assert.match(hover, /jitls/);
+  await cs.page.screenshot({ path: path.join(images, 'diagnostic.png') });
+});
+
+test('hovering ReluWhere shows its jaxpr', { skip: !e2eEnabled, timeout: 400_000 }, async () => {
+  const hover = await cs.hoverUntil(cs.token('ReluWhere'), /\{ lambda/, 360_000);
+  assert.match(hover, /select_n|gt/);
+  assert.match(hover, /f32\[/);
+  await cs.page.screenshot({ path: path.join(images, 'hover-jaxpr.png') });
+});
+
+test('the Show Jaxpr command opens a highlighted jaxpr: document', { skip: !e2eEnabled, timeout: 240_000 }, async () => {
+  const page = cs.page;
+  await page.mouse.move(5, 400);
+  await page.keyboard.press('Escape');
+  await cs.token('ReluWhere').click();
+  await cs.runCommand('jitlint: Show Jaxpr of Function at Cursor');
+  await page.locator('.tab', { hasText: 'ReluWhere.jaxpr' }).waitFor({ timeout: 180_000 });
+  const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+  const deadline = Date.now() + 60_000;
+  while (!((await editor.textContent()) ?? '').includes('lambda') && Date.now() < deadline) {
+    await page.waitForTimeout(500);
+  }
+  const text = (await editor.textContent()) ?? '';
+  assert.match(text, /#\sReluWhere\(f32\[8\]\)/); // Monaco renders spaces as U+00A0
+  // The grammar coloured the primitive: its token carries a different class than the variables.
+  const primitive = page.locator('.editor-group-container.active .view-line span', { hasText: /^select_n$/ });
+  const variable = page.locator('.editor-group-container.active .view-line span', { hasText: /^d$/ }).first();
+  assert.notEqual(await primitive.getAttribute('class'), await variable.getAttribute('class'));
+  await page.screenshot({ path: path.join(images, 'jaxpr-document.png') });
+});
+
+test('Measure Compile Cost reports the phases', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
+  const page = cs.page;
+  await page.locator('.tab', { hasText: 'step6_control_flow.go' }).click();
+  await cs.token('ReluWhere').click();
+  await cs.runCommand('jitlint: Measure Compile Cost of Function at Cursor');
+  const toast = page.locator('.notification-toast', { hasText: /: compile [\d.]+ ms/ }).first();
+  await toast.waitFor({ timeout: 240_000 });
+  const text = (await toast.textContent()) ?? '';
+  assert.match(text, /ReluWhere\(f32\[8\]\): compile [\d.]+ ms · cached call [\d.]+ ms/);
+  // The whole line, with every phase, is in the output channel.
+  assert.match(cs.jitlsOutput(), /\[compile cost\] ReluWhere\(f32\[8\]\): compile [\d.]+ ms · cached call [\d.]+ ms · first call [\d.]+ ms · trace [\d.]+ ms · lower [\d.]+ ms · \w+/);
+  await page.locator('.notification-toast', { hasText: 'measuring the compile cost' }).waitFor({ state: 'detached', timeout: 30_000 });
+  await page.screenshot({ path: path.join(images, 'compile-cost.png') });
+});
