@@ -7,12 +7,12 @@
 #   1. here, on a machine with Go:     scripts/gpu-check.sh build
 #      builds static-enough (CGO_ENABLED=0, purego) binaries into bin/gpucheck/
 #      (ignored by git): gpu.test (the gpu package's tests, whose Device* tests
-#      run only where a GPU works), ptxsim.test, and gpucheck (the codelab
-#      report program, gpu/cmd/gpucheck).
+#      run only where a GPU works), ptxsim.test, gpucheck (the codelab report
+#      program, gpu/cmd/gpucheck) and, if it builds, examples/codelab.
 #
 #   2. on the GPU machine, in one call of the session's device tool:
 #        run(command="bash scripts/gpu-check.sh run", carry=["bin"], timeout_s=540)
-#      (about 8 minutes at most: stages are limited to 120 + 150 + 200 s).
+#      (about 9 minutes at most: stages are limited to 120 + 150 + 200 + 60 s).
 #      It runs the Device tests, the codelab functions through JAX
 #      (bench/gpu/jax_codelab.py), and gpucheck with the JAX numbers, and
 #      writes $OUT/gpu-check.md (the report: correctness against the CPU
@@ -36,6 +36,9 @@ build)
 	go test -c -o "$BIN/gpu.test" ./gpu
 	go test -c -o "$BIN/ptxsim.test" ./gpu/internal/ptxsim
 	go build -o "$BIN/gpucheck" ./gpu/cmd/gpucheck
+	# The Go port of the codelab through package jit (which uses the gpu
+	# backend by default once it imports it); optional.
+	go build -o "$BIN/codelab" ./examples/codelab || echo "examples/codelab does not build; skipped"
 	ls -la "$BIN"
 	du -sh "$BIN"
 	echo "now run on the GPU machine: bash scripts/gpu-check.sh run   (carry: bin)"
@@ -70,6 +73,11 @@ run)
 	[ -s "$OUT/jax.json" ] && JAXARG=(-jax "$OUT/jax.json")
 	timeout 200 "$BIN/gpucheck" "${JAXARG[@]}" -o "$OUT/gpucheck.md" >"$OUT/gpucheck.log" 2>&1
 	echo "gpucheck exit $?" >>"$OUT/gpucheck.log"
+	# 4. The codelab example end to end (jit picks its default backend).
+	if [ -x "$BIN/codelab" ]; then
+		timeout 60 "$BIN/codelab" >"$OUT/codelab.log" 2>&1
+		echo "codelab exit $?" >>"$OUT/codelab.log"
+	fi
 	{
 		cat "$OUT/gpucheck.md" 2>/dev/null
 		echo
@@ -81,6 +89,12 @@ run)
 		echo
 		grep -E '^(=== RUN|--- |    |PASS|FAIL|ok|gpu.test exit)' "$OUT/gpu-test.log" | grep -v '^=== RUN' | sed 's/^/    /' | tail -150
 		echo
+		if [ -s "$OUT/codelab.log" ]; then
+			echo "## examples/codelab (package jit, default backend)"
+			echo
+			head -120 "$OUT/codelab.log" | sed 's/^/    /'
+			echo
+		fi
 		echo "## gpucheck and JAX logs (tails)"
 		echo
 		tail -20 "$OUT/gpucheck.log" | sed 's/^/    /'
