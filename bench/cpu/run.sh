@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
-# Runs the CPU backend benchmarks (jit/cpu/bench_test.go) side by side and
-# prints the ratios recorded in bench/RESULTS.md ("CPU backend (issue 5)").
-# Usage: bench/cpu/run.sh [extra go test flags]   (from anywhere in the repo)
+# Runs the CPU backend benchmarks (jit/cpu/bench_test.go) and prints the
+# ratios recorded in bench/RESULTS.md ("CPU backend (issue 5)"). Each round
+# runs every jit benchmark right next to its hand-written counterpart;
+# rounds are repeated (ROUNDS, default 5) so that load drifting on a shared
+# machine hits both alike. Ratios are given for wall time and for process
+# CPU time (cpu-ns/op), which other processes disturb less.
+# Usage: bench/cpu/run.sh   (from anywhere in the repository)
 set -euo pipefail
 cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 echo "machine: $(lscpu | grep 'Model name' | sed 's/.*: *//'), $(nproc) CPUs, $(go version | cut -d' ' -f3)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-cmd=(go test -run '^$' -bench '^Benchmark(Heavy|CheapChain|Dispatch)$' -benchtime "${BENCHTIME:-5x}" -count "${COUNT:-5}" "$@" ./jit/cpu/)
-echo "command: ${cmd[*]}"
-"${cmd[@]}" | tee "$out"
-go test -run '^$' -bench '^BenchmarkDispatch$' -benchmem ./jit/cpu/ | grep '^Benchmark' | tee -a "$out"
+go test -c -o "$out.test" ./jit/cpu/
+trap 'rm -f "$out" "$out.test"' EXIT
+echo "command: $out.test -test.run '^\$' -test.bench '^Benchmark(Heavy|CheapChain)\$' -test.benchtime ${BENCHTIME:-5x}  (x ${ROUNDS:-5} rounds)"
+for _ in $(seq "${ROUNDS:-5}"); do
+	"$out.test" -test.run '^$' -test.bench '^Benchmark(Heavy|CheapChain)$' -test.benchtime "${BENCHTIME:-5x}" | grep '^Benchmark' | tee -a "$out"
+done
+echo "command: $out.test -test.run '^\$' -test.bench '^BenchmarkDispatch\$' -test.benchmem"
+"$out.test" -test.run '^$' -test.bench '^BenchmarkDispatch$' -test.benchmem | grep '^Benchmark' | tee -a "$out"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-# Ratios of the jit run to its hand-written counterpart (mean over -count runs).
 awk '
-  /^BenchmarkHeavy\/jit/            { hj += $3; nhj++ }
-  /^BenchmarkHeavy\/handloop/       { hh += $3; nhh++ }
-  /^BenchmarkCheapChain\/jit/       { cj += $3; ncj++ }
-  /^BenchmarkCheapChain\/copyloop/  { cc += $3; ncc++ }
-  /^BenchmarkCheapChain\/handloop/  { ch += $3; nch++ }
+  function cpu(  i) { for (i = 4; i < NF; i++) if ($(i+1) == "cpu-ns/op") return $i; return 0 }
+  { k = $1; sub(/-[0-9]+$/, "", k); wall[k] += $3; cpun[k] += cpu(); n[k]++ }
+  function r(a, b, what) {
+    if (!n[a] || !n[b]) return
+    printf "%-34s wall %.2fx", what, (wall[a]/n[a]) / (wall[b]/n[b])
+    if (cpun[b]) printf ", cpu %.2fx", (cpun[a]/n[a]) / (cpun[b]/n[b])
+    printf "\n"
+  }
   END {
-    if (nhj && nhh) printf "heavy(arange(1M)) jit / hand loop: %.2fx (goal <= 1.3x)\n", (hj/nhj)/(hh/nhh)
-    if (ncj && ncc) printf "x*mask+1 on 16M jit / copy loop: %.2fx (goal <= 1.5x)\n", (cj/ncj)/(cc/ncc)
-    if (ncj && nch) printf "x*mask+1 on 16M jit / hand loop: %.2fx\n", (cj/ncj)/(ch/nch)
+    r("BenchmarkHeavy/jit", "BenchmarkHeavy/handloop", "heavy jit / hand loop (<= 1.3x):")
+    r("BenchmarkCheapChain/jit", "BenchmarkCheapChain/copyloop", "x*mask+1 jit / copy loop (<= 1.5x):")
+    r("BenchmarkCheapChain/jit", "BenchmarkCheapChain/handloop", "x*mask+1 jit / hand loop:")
+    for (k in wall) if (k ~ /Dispatch/) printf "%-34s %.0f ns/op\n", k ":", wall[k]/n[k]
   }' "$out"

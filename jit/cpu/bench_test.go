@@ -13,6 +13,17 @@ import (
 // cached call of a compiled jaxpr with a hand-written Go loop doing the
 // same work on the same number of goroutines.
 
+// measure runs f b.N times and also reports the process CPU time per run
+// (cpu-ns/op), which a shared, loaded machine disturbs less than wall time.
+func measure(b *testing.B, f func()) {
+	b.ResetTimer()
+	c0 := processCPUTime()
+	for i := 0; i < b.N; i++ {
+		f()
+	}
+	b.ReportMetric(float64(processCPUTime()-c0)/float64(b.N), "cpu-ns/op")
+}
+
 // parallelRange runs f over [0, n) split into GOMAXPROCS contiguous chunks.
 func parallelRange(n int, f func(lo, hi int)) {
 	w := workers()
@@ -49,17 +60,17 @@ func BenchmarkHeavy(b *testing.B) {
 	ex, _ := compileCJ(b, heavyJaxpr(n))
 	b.Run("jit", func(b *testing.B) {
 		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
+		measure(b, func() {
 			if _, err := ex.Execute([]*ir.Buffer{x}); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("handloop", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
+		measure(b, func() {
 			out := make([]float32, n)
 			heavyLoop(out, x.Data.([]float32))
-		}
+		})
 	})
 }
 
@@ -80,16 +91,16 @@ func BenchmarkCheapChain(b *testing.B) {
 	xs, ms := x.Data.([]float32), m.Data.([]float32)
 	b.Run("jit", func(b *testing.B) {
 		b.SetBytes(3 * 4 * n)
-		for i := 0; i < b.N; i++ {
+		measure(b, func() {
 			if _, err := ex.Execute([]*ir.Buffer{x, m}); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	// The same bytes moved by hand: read x and mask, write a fresh output.
 	b.Run("copyloop", func(b *testing.B) {
 		b.SetBytes(3 * 4 * n)
-		for i := 0; i < b.N; i++ {
+		measure(b, func() {
 			out := make([]float32, n)
 			parallelRange(n, func(lo, hi int) {
 				copy(out[lo:hi], xs[lo:hi])
@@ -97,18 +108,18 @@ func BenchmarkCheapChain(b *testing.B) {
 					out[j] += ms[j]
 				}
 			})
-		}
+		})
 	})
 	b.Run("handloop", func(b *testing.B) {
 		b.SetBytes(3 * 4 * n)
-		for i := 0; i < b.N; i++ {
+		measure(b, func() {
 			out := make([]float32, n)
 			parallelRange(n, func(lo, hi int) {
 				for j := lo; j < hi; j++ {
 					out[j] = xs[j]*ms[j] + 1
 				}
 			})
-		}
+		})
 	})
 }
 
