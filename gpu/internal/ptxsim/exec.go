@@ -63,7 +63,6 @@ type thread struct {
 	regs     []uint64
 	pc       int
 	tid      uint64
-	waiting  bool
 	finished bool
 }
 
@@ -121,15 +120,13 @@ func (m *Module) Launch(mem *Memory, name string, grid, blockDim int, args []uin
 		for i := range threads {
 			threads[i] = thread{k: k, b: b, regs: regs[i*k.nregs : (i+1)*k.nregs], tid: uint64(i)}
 		}
-		if err := runBlock(threads); err != nil {
-			return err
-		}
+		runBlock(threads)
 	}
 	return nil
 }
 
 // runBlock runs each thread to its next barrier or its end, until all end.
-func runBlock(threads []thread) error {
+func runBlock(threads []thread) {
 	for {
 		live := 0
 		for i := range threads {
@@ -137,14 +134,13 @@ func runBlock(threads []thread) error {
 			if t.finished {
 				continue
 			}
-			t.waiting = false
 			t.run()
 			if !t.finished {
 				live++
 			}
 		}
 		if live == 0 {
-			return nil
+			return
 		}
 	}
 }
@@ -163,7 +159,6 @@ func (t *thread) run() {
 			t.pc++
 		case barrier:
 			t.pc++
-			t.waiting = true
 			return
 		case exit:
 			t.finished = true
