@@ -16,6 +16,7 @@ import (
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
+// init registers the backend as "cpu".
 func init() { backend.Register("cpu", open) }
 
 // open returns the CPU backend; it cannot fail.

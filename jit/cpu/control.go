@@ -107,6 +107,7 @@ func (s *ctrlStep) scratchOf(st *state) *ctrlScratch {
 	return sc
 }
 
+// run runs the equation's compiled bodies and binds its results.
 func (s *ctrlStep) run(st *state) error {
 	sc := s.scratchOf(st)
 	for i, r := range s.in {

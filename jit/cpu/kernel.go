@@ -88,6 +88,9 @@ func (k *kernel) frame(sc *kscratch, w int) *frame {
 	return fr
 }
 
+// run binds the kernel's buffers, runs its chunks (on the calling
+// goroutine, or split over the pool for large work) and stores a
+// reduction's result.
 func (k *kernel) run(st *state) error {
 	sc := k.scratchOf(st)
 	defer clear(sc.bufs)

@@ -25,6 +25,7 @@ type lister struct {
 	names map[*ir.Var]string
 }
 
+// name returns v's printed name, assigning the next one on first use.
 func (l *lister) name(v *ir.Var) string {
 	if n, ok := l.names[v]; ok {
 		return n
@@ -42,6 +43,7 @@ func (l *lister) name(v *ir.Var) string {
 	return s
 }
 
+// atom prints an operand: a name or a typed literal.
 func (l *lister) atom(a ir.Atom) string {
 	switch a := a.(type) {
 	case *ir.Var:
@@ -52,6 +54,7 @@ func (l *lister) atom(a ir.Atom) string {
 	return "?"
 }
 
+// vars prints typed variables: a:f32[3] b:i32[].
 func (l *lister) vars(vs []*ir.Var) string {
 	s := make([]string, len(vs))
 	for i, v := range vs {

@@ -93,4 +93,5 @@ func copyOp(a, d loc) op {
 	return un(regB, regB, a.reg, d.reg, copyK[bool])
 }
 
+// copyK copies a block.
 func copyK[T any](_ *frame, d, a []T) { copy(d, a) }

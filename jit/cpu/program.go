@@ -185,6 +185,7 @@ type evalStep struct {
 	self int // index of this step (for its scratch)
 }
 
+// run evaluates the equation on its operands' buffers.
 func (s *evalStep) run(st *state) error {
 	args, _ := st.scratch[s.self].([]*ir.Buffer)
 	if args == nil {
