@@ -2,6 +2,7 @@ package traceeffect
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 
@@ -61,11 +62,14 @@ func deleteImportIfLastUse(r *traced.Result, file *ast.File, sel *ast.SelectorEx
 	}
 	for _, decl := range file.Decls {
 		gen, ok := decl.(*ast.GenDecl)
-		if !ok {
+		if !ok || gen.Tok != token.IMPORT {
 			continue
 		}
 		for _, spec := range gen.Specs {
-			is := spec.(*ast.ImportSpec)
+			is, ok := spec.(*ast.ImportSpec)
+			if !ok {
+				continue
+			}
 			if path, err := strconv.Unquote(is.Path.Value); err != nil || path != pkgName.Imported().Path() {
 				continue
 			}
