@@ -174,7 +174,7 @@ func (c *cudaDevice) loadModule(ptx string) (module, error) {
 		return module{}, fmt.Errorf("the CUDA driver rejected the generated PTX: %w\n%s", err, cBytes(errLog))
 	}
 	wallMS := math.Float32frombits(uint32(vals[0]))
-	m := module{funcs: map[string]kernelFunc{}, jit: time.Duration(float64(wallMS) * float64(time.Millisecond)), log: cBytes(infoLog)}
+	m := module{handle: mod, funcs: map[string]kernelFunc{}, jit: time.Duration(float64(wallMS) * float64(time.Millisecond)), log: cBytes(infoLog)}
 	for _, name := range kernelNames(ptx) {
 		var fn uintptr
 		if err := c.d.check("cuModuleGetFunction", c.d.cuModuleGetFunction(&fn, mod, name)); err != nil {
@@ -207,13 +207,16 @@ func (c *cudaDevice) launch(fn kernelFunc, grid, block uint32, args []uint64) er
 	return c.d.check("cuLaunchKernel", c.d.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, c.stream, &params[0], nil))
 }
 
-func (c *cudaDevice) sync() error {
+func (c *cudaDevice) unload(m module) {
+	mod, ok := m.handle.(uintptr)
+	if !ok {
+		return
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := c.current(); err != nil {
-		return err
+	if c.current() == nil {
+		c.d.cuModuleUnload(mod)
 	}
-	return c.d.check("cuStreamSynchronize", c.d.cuStreamSynchronize(c.stream))
 }
 
 // timer records a CUDA event now; stop records another and returns the

@@ -89,9 +89,7 @@ func TestCUDABindingWithFakeDriver(t *testing.T) {
 	if d, err := stop(); err != nil || d != 1500*time.Microsecond {
 		t.Errorf("timer: %v, %v", d, err)
 	}
-	if err := dev.sync(); err != nil {
-		t.Error(err)
-	}
+	dev.unload(m)
 	for _, c := range []struct {
 		err  error
 		want string

@@ -23,8 +23,8 @@ type device interface {
 	loadModule(ptx string) (module, error)
 	// launch runs a kernel in stream order with 64-bit arguments.
 	launch(fn kernelFunc, grid, block uint32, args []uint64) error
-	// sync waits until all launched work has finished.
-	sync() error
+	// unload releases a module from loadModule.
+	unload(m module)
 	// timer starts timing stream work; stop returns the elapsed device time.
 	timer() (stop func() (time.Duration, error), err error)
 }
@@ -39,7 +39,8 @@ type deviceInfo struct {
 
 // module is a loaded PTX module.
 type module struct {
-	funcs map[string]kernelFunc
+	handle any // device-specific
+	funcs  map[string]kernelFunc
 	// jit is the driver's JIT wall time for the module; log its info log.
 	jit time.Duration
 	log string

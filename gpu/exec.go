@@ -23,7 +23,8 @@ type Executable struct {
 	bufs   map[*ir.Var]uint64 // consts, kernel outputs and inputs of every program
 	loops  map[step][2][]uint64
 	ys     map[*scanStep][]uint64
-	allocs *[]uint64
+	allocs *[]uint64 // device memory to free; also read by the GC cleanup
+	mod    *module   // the loaded module, nil when there are no kernels
 	detail backend.Detail
 	last   time.Duration
 }
@@ -37,14 +38,10 @@ func compile(dev device, ptx string, prog *program) (*Executable, error) {
 		if err != nil {
 			return nil, err
 		}
-		x.funcs, x.detail = m.funcs, backend.Detail{DriverJIT: m.jit, Log: m.log}
+		x.funcs, x.detail, x.mod = m.funcs, backend.Detail{DriverJIT: m.jit, Log: m.log}, &m
 	}
-	allocs := x.allocs
-	runtime.AddCleanup(x, func(d device) {
-		for _, p := range *allocs {
-			d.free(p)
-		}
-	}, dev)
+	allocs, mod := x.allocs, x.mod
+	runtime.AddCleanup(x, func(d device) { release(d, allocs, mod) }, dev)
 	for _, v := range prog.invars {
 		if err := x.allocVar(v); err != nil {
 			x.Close()
@@ -58,15 +55,25 @@ func compile(dev device, ptx string, prog *program) (*Executable, error) {
 	return x, nil
 }
 
-// Close frees the executable's device memory now (it is also freed when the
-// executable is garbage collected).
+// Close frees the executable's device memory and unloads its module now
+// (both also happen when the executable is garbage collected). The
+// executable must not be used afterwards.
 func (x *Executable) Close() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for _, p := range *x.allocs {
-		x.dev.free(p)
+	release(x.dev, x.allocs, x.mod)
+}
+
+// release frees allocs and unloads mod, once.
+func release(d device, allocs *[]uint64, mod *module) {
+	for _, p := range *allocs {
+		d.free(p)
 	}
-	*x.allocs = nil
+	*allocs = nil
+	if mod != nil && mod.handle != nil {
+		d.unload(*mod)
+		mod.handle = nil
+	}
 }
 
 func (x *Executable) alloc(a ir.Aval) (uint64, error) {

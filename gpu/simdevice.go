@@ -78,7 +78,7 @@ func (s *simDevice) launch(fn kernelFunc, grid, block uint32, args []uint64) err
 	s.launches++
 	return f.mod.Launch(s.mem, f.name, int(grid), int(block), args)
 }
-func (s *simDevice) sync() error { return nil }
+func (s *simDevice) unload(module) {}
 func (s *simDevice) timer() (func() (time.Duration, error), error) {
 	start := time.Now()
 	return func() (time.Duration, error) { return time.Since(start), nil }, nil
