@@ -1,0 +1,82 @@
+package main_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// copyDir copies the .go files of from into to.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestGoVetFacts runs go vet with jitlint on the cross-package fixtures
+// (testdata/src/tracedbool/{helpers,cross}, with the jit API copy) laid out as
+// a module: the findings in cross need the facts that go vet carries from
+// helpers' vet run to cross's.
+func TestGoVetFacts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds jitlint and runs go vet")
+	}
+	root := moduleRoot(t)
+	src := filepath.Join(root, "testdata", "src")
+	tmp := t.TempDir()
+	copyDir(t, filepath.Join(src, "github.com", "jitlint", "jitlint", "jit"), filepath.Join(tmp, "jitstub", "jit"))
+	copyDir(t, filepath.Join(src, "tracedbool", "helpers"), filepath.Join(tmp, "helpers"))
+	copyDir(t, filepath.Join(src, "tracedbool", "cross"), filepath.Join(tmp, "cross"))
+	files := map[string]string{
+		"go.mod":         "module tracedbool\n\ngo 1.26\n\nrequire github.com/jitlint/jitlint v0.0.0\n\nreplace github.com/jitlint/jitlint => ./jitstub\n",
+		"jitstub/go.mod": "module github.com/jitlint/jitlint\n\ngo 1.26\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The expected findings are the lines of cross.go with a want comment.
+	data, err := os.ReadFile(filepath.Join(tmp, "cross", "cross.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, "// want") {
+			want = append(want, fmt.Sprintf("tracedbool cross.go:%d", i+1))
+		}
+	}
+	slices.Sort(want)
+
+	bin := buildJitlint(t)
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "-json", "./cross")
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+	compare(t, "go vet -vettool=jitlint (cross-package facts)", jsonFindings(t, out), want)
+}
