@@ -45,7 +45,7 @@ func loadUniverse(ctx context.Context, dir string) (*universe, error) {
 		Context: ctx,
 		Dir:     dir,
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-			packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedModule,
+			packages.NeedDeps | packages.NeedExportFile | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedModule,
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {

@@ -145,7 +145,7 @@ func (s *Server) logf(format string, args ...any) {
 	if s.conn == nil {
 		return
 	}
-	go s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: msg})
+	s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: msg})
 }
 
 // notify sends a notification to the client, logging (not returning) failures.
