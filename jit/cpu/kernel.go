@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
@@ -56,6 +57,8 @@ type kscratch struct {
 	frames []*frame
 	bufs   []*ir.Buffer
 	bounds []int
+	// next is the next chunk an elementwise kernel's worker takes.
+	next   atomic.Int64
 	wg     sync.WaitGroup
 	panics []any
 	final  []float64
@@ -114,42 +117,66 @@ func (k *kernel) run(st *state) error {
 	}
 	sc.bounds = k.chunks(sc.bounds[:0], w)
 	nc := len(sc.bounds) - 1
+	nw := min(w, nc)
 	// Frames are allocated here, on the calling goroutine.
-	for i := 0; i < nc; i++ {
+	for i := 0; i < nw; i++ {
 		k.frame(sc, i)
 	}
-	if len(sc.panics) < nc {
-		sc.panics = make([]any, nc)
+	if len(sc.panics) < nw {
+		sc.panics = make([]any, nw)
 	}
-	if nc == 1 {
-		k.runChunk(sc, 0, sc.bounds[0], sc.bounds[1])
-	} else if nc > 1 {
-		dispatch(k, sc, sc.bounds)
+	sc.next.Store(0)
+	if nw == 1 {
+		k.work(sc, 0)
+	} else if nw > 1 {
+		dispatch(k, sc, nw)
 	}
-	for i := 0; i < nc; i++ {
+	for i := 0; i < nw; i++ {
 		if p := sc.panics[i]; p != nil {
 			clear(sc.panics)
 			return fmt.Errorf("cpu: internal error in a fused kernel (please report): %v", p)
 		}
 	}
 	if k.red != nil {
-		k.red.finish(sc, nc, rb)
+		k.red.finish(sc, nw, rb)
 	}
 	return nil
 }
 
-// chunks appends the boundaries of up to w chunks covering [0, n): block
-// multiples, or whole output rows for a reduction with enough rows.
+// work is worker w's share of a run. An elementwise kernel's workers take
+// chunks from a shared counter until none is left, so a worker that the OS
+// delays (on a loaded machine) holds up little; a reduction's worker w runs
+// chunk w, whose rows its frame accumulates.
+func (k *kernel) work(sc *kscratch, w int) {
+	if k.red != nil {
+		k.runChunk(sc, w, sc.bounds[w], sc.bounds[w+1])
+		return
+	}
+	for {
+		c := int(sc.next.Add(1)) - 1
+		if c >= len(sc.bounds)-1 {
+			return
+		}
+		k.runChunk(sc, w, sc.bounds[c], sc.bounds[c+1])
+	}
+}
+
+// chunks appends the boundaries of the chunks covering [0, n) for w
+// workers: chunksPerWorker×w block multiples for an elementwise kernel, at
+// most w for a reduction (whole output rows when there are enough rows).
 func (k *kernel) chunks(b []int, w int) []int {
 	if k.n == 0 {
 		return b
 	}
-	unit := blockSize
+	unit, parts := blockSize, w
+	if k.red == nil && w > 1 {
+		parts = chunksPerWorker * w
+	}
 	if k.red != nil && k.red.rows >= w {
 		unit = k.red.inner
 	}
 	units := (k.n + unit - 1) / unit
-	per := (units + w - 1) / w
+	per := (units + parts - 1) / parts
 	b = append(b, 0)
 	for lo := 0; lo < k.n; {
 		hi := min(k.n, lo+per*unit)

@@ -19,12 +19,15 @@ func workers() int { return runtime.GOMAXPROCS(0) }
 // more than it saves.
 const parallelWork = 1 << 16
 
-// task is one chunk of a kernel run handed to a pool goroutine.
+// chunksPerWorker is how many chunks per worker an elementwise kernel is
+// cut into, for balance when some goroutines run late.
+const chunksPerWorker = 4
+
+// task is a worker's share of a kernel run handed to a pool goroutine.
 type task struct {
-	k      *kernel
-	sc     *kscratch
-	w      int
-	lo, hi int
+	k  *kernel
+	sc *kscratch
+	w  int
 }
 
 var (
@@ -41,24 +44,22 @@ func startPool() {
 	for i := 0; i < n; i++ {
 		go func() {
 			for t := range poolTasks {
-				t.k.runChunk(t.sc, t.w, t.lo, t.hi)
+				t.k.work(t.sc, t.w)
 				t.sc.wg.Done()
 			}
 		}()
 	}
 }
 
-// dispatch runs chunks 1..len(bounds)-2 on the pool and chunk 0 on the
-// calling goroutine, then waits for all of them. bounds are the chunk
-// boundaries (len(bounds)-1 chunks).
-func dispatch(k *kernel, sc *kscratch, bounds []int) {
+// dispatch runs workers 1..nw-1 on the pool and worker 0 on the calling
+// goroutine, then waits for all of them.
+func dispatch(k *kernel, sc *kscratch, nw int) {
 	poolOnce.Do(startPool)
-	nc := len(bounds) - 1
-	sc.wg.Add(nc - 1)
-	for w := 1; w < nc; w++ {
-		poolTasks <- task{k: k, sc: sc, w: w, lo: bounds[w], hi: bounds[w+1]}
+	sc.wg.Add(nw - 1)
+	for w := 1; w < nw; w++ {
+		poolTasks <- task{k: k, sc: sc, w: w}
 	}
-	k.runChunk(sc, 0, bounds[0], bounds[1])
+	k.work(sc, 0)
 	sc.wg.Wait()
 }
 
