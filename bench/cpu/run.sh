@@ -23,11 +23,15 @@ echo "command: $out.test -test.run '^\$' -test.bench '^BenchmarkDispatch\$' -tes
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk '
   function cpu(  i) { for (i = 4; i < NF; i++) if ($(i+1) == "cpu-ns/op") return $i; return 0 }
-  { k = $1; sub(/-[0-9]+$/, "", k); wall[k] += $3; cpun[k] += cpu(); n[k]++ }
+  { k = $1; sub(/-[0-9]+$/, "", k); wall[k] += $3; c = cpu(); cpun[k] += c; n[k]++
+    if (!(k in best) || $3 < best[k]) best[k] = $3
+    if (!(k in bestc) || c < bestc[k]) bestc[k] = c }
   function r(a, b, what) {
     if (!n[a] || !n[b]) return
-    printf "%-34s wall %.2fx", what, (wall[a]/n[a]) / (wall[b]/n[b])
+    printf "%-34s mean wall %.2fx", what, (wall[a]/n[a]) / (wall[b]/n[b])
     if (cpun[b]) printf ", cpu %.2fx", (cpun[a]/n[a]) / (cpun[b]/n[b])
+    printf "; best-of-rounds wall %.2fx", best[a] / best[b]
+    if (bestc[b]) printf ", cpu %.2fx", bestc[a] / bestc[b]
     printf "\n"
   }
   END {
