@@ -160,14 +160,10 @@ func BenchmarkBlockSize(b *testing.B) {
 		exh, _ := compileCJ(b, heavyJaxpr(nh))
 		exc, _ := compileCJ(b, cheapJaxpr(nc))
 		b.Run(fmt.Sprintf("heavy/block=%d", bs), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				exh.Execute([]*ir.Buffer{xh})
-			}
+			measure(b, func() { exh.Execute([]*ir.Buffer{xh}) })
 		})
 		b.Run(fmt.Sprintf("cheap4M/block=%d", bs), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				exc.Execute([]*ir.Buffer{xc, mc})
-			}
+			measure(b, func() { exc.Execute([]*ir.Buffer{xc, mc}) })
 		})
 	}
 }

@@ -9,7 +9,7 @@ import (
 // enough that a kernel's live registers stay in L1/L2, large enough that the
 // per-block closure calls are amortized. Measured with BenchmarkBlockSize
 // (see bench/RESULTS.md).
-var blockSize = 4096
+var blockSize = 2048
 
 // workers is the number of goroutines a large kernel is split over.
 func workers() int { return runtime.GOMAXPROCS(0) }
