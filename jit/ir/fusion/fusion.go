@@ -101,7 +101,9 @@ func IsReduce(prim string) bool {
 }
 
 // Plan partitions j's equations into groups in a valid execution order.
-// Every equation of j appears in exactly one group. j is not modified.
+// Every equation of j appears in exactly one group. j is not modified. j
+// must be well formed: no nil equations, variables or operands (the
+// backends check this before planning).
 func Plan(j *ir.Jaxpr) []*Group {
 	p := planner{defGroup: map[*ir.Var]int{}, open: map[string]int{}}
 	for _, e := range j.Eqns {
