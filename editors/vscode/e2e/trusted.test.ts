@@ -70,5 +70,33 @@ test('Measure Compile Cost reports the phases', { skip: !e2eEnabled, timeout: 30
   // The whole line, with every phase, is in the output channel.
   assert.match(cs.jitlsOutput(), /\[compile cost\] ReluWhere\(f32\[8\]\): compile [\d.]+ ms · cached call [\d.]+ ms · first call [\d.]+ ms · trace [\d.]+ ms · lower [\d.]+ ms · \w+/);
   await page.locator('.notification-toast', { hasText: 'measuring the compile cost' }).waitFor({ state: 'detached', timeout: 30_000 });
+  // jitls asks for a code-lens refresh after a measurement; the lens title then shows the cost.
+  const lens = page.locator('.codelens-decoration', { hasText: /compile [\d.]+ ms/ }).first();
+  await lens.waitFor({ timeout: 60_000 });
   await page.screenshot({ path: path.join(images, 'compile-cost.png') });
+});
+
+test('clicking the "jaxpr" code lens above ReluBad reports why it cannot be traced', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
+  // The lens runs the server's jitls.showJaxpr command; the extension's middleware shows the outcome.
+  const page = cs.page;
+  await page.locator('.tab', { hasText: 'step6_control_flow.go' }).click();
+  const name = await cs.token('ReluBad').boundingBox();
+  assert.ok(name, 'ReluBad is not on screen');
+  // The lens line is the one just above the function's name.
+  let best: { index: number; dy: number } | undefined;
+  const links = page.locator('.codelens-decoration a', { hasText: /^jaxpr$/ });
+  for (let i = 0; i < (await links.count()); i++) {
+    const box = await links.nth(i).boundingBox();
+    const dy = box === null ? -1 : name.y - box.y;
+    if (box !== null && dy > 0 && (best === undefined || dy < best.dy)) {
+      best = { index: i, dy };
+    }
+  }
+  assert.ok(best, 'no "jaxpr" lens above ReluBad');
+  await links.nth(best.index).click();
+  const toast = page.locator('.notification-toast', { hasText: 'could not build the jaxpr of ReluBad' }).first();
+  await toast.waitFor({ timeout: 240_000 });
+  assert.match((await toast.textContent()) ?? '', /TracerBoolConversionError/);
+  await page.waitForTimeout(1_000); // let the notification finish sliding in
+  await page.screenshot({ path: path.join(images, 'lens-error.png') });
 });
