@@ -258,6 +258,11 @@ func (p *previewer) build(ctx context.Context, in *buildInput, report func(strin
 		p.order = p.order[1:]
 		os.RemoveAll(filepath.Dir(p.binaries[old]))
 		delete(p.binaries, old)
+		for k := range p.results {
+			if strings.HasPrefix(k, old+"\x00") {
+				delete(p.results, k)
+			}
+		}
 	}
 	p.mu.Unlock()
 	return bin, nil
