@@ -14,10 +14,16 @@
 package main
 
 import (
+	"os"
+
 	"github.com/jitlint/jitlint/analyzers"
 	"golang.org/x/tools/go/analysis/multichecker"
 )
 
 func main() {
-	multichecker.Main(analyzers.All()...)
+	all := analyzers.All()
+	if vetInvocation(os.Args[1:]) {
+		os.Exit(runVet(all, os.Args[1:]))
+	}
+	multichecker.Main(all...)
 }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
+)
+
+// The go vet protocol. go vet runs the tool once per package, its
+// dependencies included, with the package described by a *.cfg file. The
+// x/tools unitchecker type-checks every one of them from source, because its
+// .vetx files carry types for the packages that import them; for jitlint,
+// whose analyzers have nothing to do in packages that do not import jit,
+// that type-checking was nearly all of the cost. This driver instead
+// type-checks only the packages that import jit, from the compiler's export
+// data of their imports (PackageFile in the config), and skips the others
+// without reading them. Its .vetx files hold only facts (see vetfacts.go).
+// -V=full and -flags are answered by multichecker as before.
+
+// vetInvocation reports whether args are a go vet tool invocation:
+// flags followed by one *.cfg file.
+func vetInvocation(args []string) bool {
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// vetOptions are the flags go vet passes to the tool.
+type vetOptions struct {
+	json, fix, diff bool
+	enabled         map[string]*triState
+}
+
+// triState is an analyzer's -NAME flag: unset, true or false.
+type triState struct{ set, on bool }
+
+func (t *triState) String() string   { return fmt.Sprint(t.on) }
+func (t *triState) IsBoolFlag() bool { return true }
+func (t *triState) Set(s string) error {
+	switch s {
+	case "true", "1":
+		t.set, t.on = true, true
+	case "false", "0":
+		t.set, t.on = true, false
+	default:
+		return fmt.Errorf("want true or false, got %q", s)
+	}
+	return nil
+}
+
+// parseVetFlags parses the flags before the config file, with multichecker's
+// meaning: -NAME=true runs only the named analyzers, -NAME=false turns one
+// off, -NAME.flag sets an analyzer's flag.
+func parseVetFlags(all []*analysis.Analyzer, args []string) (*vetOptions, []*analysis.Analyzer, error) {
+	opts := &vetOptions{enabled: map[string]*triState{}}
+	fs := flag.NewFlagSet("jitlint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&opts.json, "json", false, "emit JSON output")
+	fs.BoolVar(&opts.fix, "fix", false, "apply all suggested fixes")
+	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print diffs")
+	fs.Int("c", -1, "display offending line with this many lines of context (ignored)")
+	for _, a := range all {
+		opts.enabled[a.Name] = &triState{}
+		fs.Var(opts.enabled[a.Name], a.Name, "enable "+a.Name)
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	anyOn := false
+	for _, t := range opts.enabled {
+		anyOn = anyOn || (t.set && t.on)
+	}
+	var run []*analysis.Analyzer
+	for _, a := range all {
+		t := opts.enabled[a.Name]
+		if (anyOn && t.set && t.on) || (!anyOn && !(t.set && !t.on)) {
+			run = append(run, a)
+		}
+	}
+	return opts, run, nil
+}
+
+// runVet handles one go vet invocation and returns the exit status.
+func runVet(all []*analysis.Analyzer, args []string) int {
+	cfgFile := args[len(args)-1]
+	opts, run, err := parseVetFlags(all, args[:len(args)-1])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "jitlint: %v (in the flags go vet passed: %q)\n", err, args[:len(args)-1])
+		return 1
+	}
+	if opts.fix && opts.diff {
+		fmt.Fprintln(os.Stderr, "jitlint: go vet -fix -diff is not supported by the vet tool; run jitlint -fix -diff ./... instead")
+		return 1
+	}
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "jitlint: reading the go vet config: %v\n", err)
+		return 1
+	}
+	var cfg unitchecker.Config
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "jitlint: decoding the go vet config %s: %v\n", cfgFile, err)
+		return 1
+	}
+	out := io.Writer(os.Stdout)
+	if cfg.Stdout != "" {
+		f, err := os.Create(cfg.Stdout)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		out = f
+	}
+	facts, err := readVetx(cfg.PackageVetx)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "jitlint: %s: %v\n", cfg.ImportPath, err)
+		return 1
+	}
+	if !importsJit(&cfg) {
+		// Nothing to analyse; pass the dependencies' facts on.
+		return writeOrFail(cfg.VetxOutput, facts, nil)
+	}
+	fset := token.NewFileSet()
+	pkg, files, info, err := typeCheck(fset, &cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if cfg.VetxOnly {
+		run = withFacts(run)
+	}
+	v := &vetPass{fset: fset, pkg: pkg, files: files, info: info, cfg: &cfg, deps: facts}
+	results := v.analyze(run)
+	if code := writeOrFail(cfg.VetxOutput, facts, v.exported); code != 0 || cfg.VetxOnly {
+		return code
+	}
+	if opts.fix {
+		return writeFixArchive(fset, cfg.FixArchive, results)
+	}
+	return report(out, fset, cfg.ID, results, opts.json)
+}
+
+// importsJit reports whether the package imports the jit package directly.
+func importsJit(cfg *unitchecker.Config) bool {
+	for _, path := range cfg.ImportMap {
+		if traced.IsJitPath(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// withFacts keeps the analyzers that produce facts (the rest have nothing to
+// do in a dependency).
+func withFacts(as []*analysis.Analyzer) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	for _, a := range as {
+		if len(a.FactTypes) > 0 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// typeCheck parses the package's files and type-checks them against the
+// compiler's export data of its imports.
+func typeCheck(fset *token.FileSet, cfg *unitchecker.Config) (*types.Package, []*ast.File, *types.Info, error) {
+	var files []*ast.File
+	for _, name := range cfg.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		files = append(files, f)
+	}
+	gc := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := cfg.PackageFile[path]
+		if !ok || file == "" {
+			return nil, fmt.Errorf("go vet gave no export data for %q", path)
+		}
+		return os.Open(file)
+	})
+	imp := importerFunc(func(path string) (*types.Package, error) {
+		if path == "unsafe" {
+			return types.Unsafe, nil
+		}
+		resolved, ok := cfg.ImportMap[path]
+		if !ok {
+			return nil, fmt.Errorf("can't resolve import %q", path)
+		}
+		return gc.Import(resolved)
+	})
+	info := &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+	tc := &types.Config{Importer: imp, Sizes: types.SizesFor("gc", build.Default.GOARCH), GoVersion: cfg.GoVersion}
+	pkg, err := tc.Check(cfg.ImportPath, fset, files, info)
+	return pkg, files, info, err
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
