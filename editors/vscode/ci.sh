@@ -2,7 +2,7 @@
 # CI for the VS Code extension: install (npm ci), lint (eslint + tsc --noEmit
 # strict), build (esbuild), unit tests (node --test), package (vsce → jitlint.vsix).
 # Set JITLINT_VSCODE_E2E=1 to also run the end-to-end test in code-server
-# (see e2e/README.md; it installs code-server and Debian packages and takes minutes).
+# (README.md, "End-to-end test": it installs code-server and Debian packages and takes minutes).
 # Needs Node.js >= 20 and npm; reaches only the npm registry.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,7 +16,7 @@ npm run --silent build
 echo "== editors/vscode: unit tests"
 npm test
 echo "== editors/vscode: package"
-npx vsce package --no-dependencies --out jitlint.vsix
+npm run --silent package
 ls -l jitlint.vsix
 
 if [[ "${JITLINT_VSCODE_E2E:-}" == "1" ]]; then
