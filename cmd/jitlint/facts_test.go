@@ -34,6 +34,34 @@ func copyDir(t *testing.T, from, to string) {
 	}
 }
 
+// fixtureModule lays out fixture packages (dir in the module → package
+// under testdata/src) as a module named tracedbool, with the jit API copy
+// as github.com/jitlint/jitlint, and returns its directory.
+func fixtureModule(t *testing.T, pkgs map[string]string) string {
+	t.Helper()
+	src := filepath.Join(moduleRoot(t), "testdata", "src")
+	tmp := t.TempDir()
+	copyDir(t, filepath.Join(src, "github.com", "jitlint", "jitlint", "jit"), filepath.Join(tmp, "jitstub", "jit"))
+	for dir, pkg := range pkgs {
+		copyDir(t, filepath.Join(src, filepath.FromSlash(pkg)), filepath.Join(tmp, dir))
+	}
+	files := map[string]string{
+		"go.mod":         "module tracedbool\n\ngo 1.26\n\nrequire github.com/jitlint/jitlint v0.0.0\n\nreplace github.com/jitlint/jitlint => ./jitstub\n",
+		"jitstub/go.mod": "module github.com/jitlint/jitlint\n\ngo 1.26\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tmp
+}
+
+// offline is the environment for go commands in a fixture module.
+func offline() []string {
+	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+}
+
 // TestGoVetFacts runs go vet with jitlint on the cross-package fixtures
 // (testdata/src/tracedbool/{helpers,cross}, with the jit API copy) laid out as
 // a module: the findings in cross need the facts that go vet carries from
@@ -73,10 +101,38 @@ func TestGoVetFacts(t *testing.T) {
 	bin := buildJitlint(t)
 	cmd := exec.Command("go", "vet", "-vettool="+bin, "-json", "./cross")
 	cmd.Dir = tmp
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	cmd.Env = offline()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 	compare(t, "go vet -vettool=jitlint (cross-package facts)", jsonFindings(t, out), want)
+}
+
+// TestGoVetFix applies the fixes through go vet -fix (the tool writes a zip
+// archive of fixed files that go vet then writes back): the result is the
+// golden file of the analysistest fixture.
+func TestGoVetFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds jitlint and runs go vet")
+	}
+	tmp := fixtureModule(t, map[string]string{"fixed": "tracedbool/a"})
+	bin := buildJitlint(t)
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "-fix", "./fixed")
+	cmd.Dir = tmp
+	cmd.Env = offline()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go vet -fix: %v\n%s", err, out)
+	}
+	got, err := os.ReadFile(filepath.Join(tmp, "fixed", "fix.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", "src", "tracedbool", "a", "fix.go.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("fix.go after go vet -fix:\n%s\nwant (fix.go.golden):\n%s", got, want)
+	}
 }

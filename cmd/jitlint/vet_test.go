@@ -1,0 +1,43 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/jitlint/jitlint/analyzers"
+)
+
+func TestParseVetFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int // analyzers that run
+	}{
+		{[]string{"-json"}, 5},
+		{[]string{"-json", "-staticargs=false"}, 4},
+		{[]string{"-tracedbool", "-traceeffect=true"}, 2},
+		{[]string{"-unrolledloop.max=64", "-c=2"}, 5},
+	} {
+		all := analyzers.All()
+		_, run, err := parseVetFlags(all, tc.args)
+		if err != nil || len(run) != tc.want {
+			t.Errorf("parseVetFlags(%q): %d analyzers, %v; want %d", tc.args, len(run), err, tc.want)
+		}
+		if tc.args[0] == "-unrolledloop.max=64" && all[1].Flags.Lookup("max").Value.String() != "64" {
+			t.Errorf("-unrolledloop.max=64 did not set the analyzer's flag")
+		}
+	}
+	if _, _, err := parseVetFlags(analyzers.All(), []string{"-nosuch"}); err == nil {
+		t.Error("unknown flag accepted")
+	}
+}
+
+func TestApplyEdits(t *testing.T) {
+	src := []byte("abcdef")
+	got := apply(src, []edit{{4, 5, "E"}, {0, 1, "A"}, {0, 1, "A"}, {2, 2, "+"}})
+	if string(got) != "Ab+cdEf" {
+		t.Errorf("apply = %q", got)
+	}
+	taken := map[string][]edit{"f": {{0, 3, "x"}}}
+	if !conflicts(taken, map[string][]edit{"f": {{2, 4, "y"}}}) || conflicts(taken, map[string][]edit{"f": {{0, 3, "x"}}}) {
+		t.Error("conflicts: overlapping edits must conflict, identical ones must not")
+	}
+}
