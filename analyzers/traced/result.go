@@ -117,9 +117,6 @@ type Result struct {
 // FuncOf returns the traced function for a *ast.FuncDecl or *ast.FuncLit, or nil.
 func (r *Result) FuncOf(n ast.Node) *Func { return r.byNode[n] }
 
-// IsTracedVar reports whether the variable holds a traced value.
-func (r *Result) IsTracedVar(obj types.Object) bool { return r.tainted[obj] }
-
 // File returns the file that contains pos.
 func (r *Result) File(pos token.Pos) *ast.File {
 	for _, f := range r.Files {

@@ -252,19 +252,6 @@ func staticField(sel *types.Selection) bool {
 	return false
 }
 
-// Enclosing returns the innermost traced function whose body contains pos.
-func (r *Result) Enclosing(pos token.Pos) *Func {
-	var best *Func
-	for _, fn := range r.Funcs {
-		if fn.Body.Pos() <= pos && pos < fn.Body.End() {
-			if best == nil || fn.Body.Pos() > best.Body.Pos() {
-				best = fn
-			}
-		}
-	}
-	return best
-}
-
 // Outermost returns the outermost traced function whose body contains pos.
 func (r *Result) Outermost(pos token.Pos) *Func {
 	var best *Func
