@@ -3,7 +3,8 @@
 # packages the .vsix, installs code-server (setup-code-server.sh),
 # then runs e2e/trusted.test.ts and e2e/untrusted.test.ts, which install the
 # .vsix into fresh code-server profiles, drive them with playwright-core and
-# Debian's Chromium, and save screenshots in images/. Set JITLINT_E2E_KEEP=1 to keep the temporary profile for debugging.
+# Debian's Chromium, and save screenshots in images/.
+# Set JITLINT_E2E_KEEP=1 to keep the temporary profiles for debugging.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
