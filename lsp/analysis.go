@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -37,33 +38,50 @@ type universe struct {
 	goFiles []string                     // compiled Go files (no tests), as go list saw them
 	imports map[string]*packages.Package // import path as written → loaded dependency
 	local   []string                     // files of dependencies inside the main module, for fingerprints
+	extra   []string                     // import paths loaded for unsaved buffers
 }
 
-// loadUniverse runs go/packages for the package in dir.
-func loadUniverse(ctx context.Context, dir string) (*universe, error) {
+// loadUniverse runs go/packages for the package in dir, plus extra import
+// paths (imports that only unsaved buffers have: go list reads the disk).
+func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, error) {
 	cfg := &packages.Config{
 		Context: ctx,
 		Dir:     dir,
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 			packages.NeedDeps | packages.NeedExportFile | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedModule,
 	}
-	pkgs, err := packages.Load(cfg, ".")
+	pkgs, err := packages.Load(cfg, append([]string{"."}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("loading the package in %s: %v", dir, err)
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("loading the package in %s: got %d packages, want 1", dir, len(pkgs))
+	var p *packages.Package
+	byPath := map[string]*packages.Package{}
+	for _, q := range pkgs {
+		byPath[q.PkgPath] = q
+		for _, f := range q.GoFiles {
+			if filepath.Dir(f) == dir {
+				p = q
+			}
+		}
 	}
-	p := pkgs[0]
-	if p.Name == "" {
+	if p == nil && len(pkgs) > 0 && len(extra) == 0 {
+		p = pkgs[0]
+	}
+	if p == nil || p.Name == "" {
 		msg := "no Go package"
-		if len(p.Errors) > 0 {
+		if p != nil && len(p.Errors) > 0 {
 			msg = p.Errors[0].Msg
 		}
 		return nil, fmt.Errorf("loading the package in %s: %s", dir, msg)
 	}
+	imports := maps.Clone(p.Imports)
+	for _, path := range extra {
+		if q := byPath[path]; q != nil && q.Types != nil && q != p {
+			imports[path] = q
+		}
+	}
 	u := &universe{dir: dir, pkgPath: p.PkgPath, name: p.Name, module: p.Module, sizes: p.TypesSizes,
-		goFiles: p.CompiledGoFiles, imports: p.Imports}
+		goFiles: p.CompiledGoFiles, imports: imports, extra: extra}
 	if u.sizes == nil {
 		u.sizes = types.SizesFor("gc", "amd64")
 	}
@@ -92,11 +110,14 @@ type parsedPackage struct {
 	contents map[string][]byte // absolute path → content analysed
 	versions map[string]int32  // absolute path → document version (open files only)
 	newDeps  bool              // an import is missing from the universe: reload it
+	imports  []string          // all import paths of the parsed files
 }
 
 // parsePackage parses and type-checks the package of u with docs (open
-// buffers) replacing disk content.
-func parsePackage(u *universe, docs map[string]*document) (*parsedPackage, error) {
+// buffers) replacing disk content. If a file imports a package the
+// universe lacks, it stops early with newDeps set when stopOnNewDeps, and
+// otherwise type-checks anyway (the import becomes a type error).
+func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*parsedPackage, error) {
 	files := slices.Clone(u.goFiles)
 	for path := range docs {
 		if !slices.Contains(files, path) && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
@@ -140,9 +161,12 @@ func parsePackage(u *universe, docs map[string]*document) (*parsedPackage, error
 			if _, ok := u.imports[ip]; !ok && ip != "unsafe" {
 				pp.newDeps = true
 			}
+			if !slices.Contains(pp.imports, ip) {
+				pp.imports = append(pp.imports, ip)
+			}
 		}
 	}
-	if pp.newDeps {
+	if pp.newDeps && stopOnNewDeps {
 		return pp, nil
 	}
 	info := &types.Info{

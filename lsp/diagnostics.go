@@ -2,10 +2,10 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -216,10 +216,11 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	u := ds.uni
 	d.mu.Unlock()
 	docs := d.s.snapshotDocs(dir)
+	var extra []string
 	for attempt := 0; ; attempt++ {
 		if u == nil {
 			var err error
-			u, err = loadUniverse(d.ctx, dir)
+			u, err = loadUniverse(d.ctx, dir, extra)
 			if err != nil {
 				res.err = err
 				return res
@@ -231,18 +232,21 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 				return nil
 			}
 		}
-		pp, err := parsePackage(u, docs)
+		pp, err := parsePackage(u, docs, attempt == 0)
 		if err != nil {
 			res.err = err
 			return res
 		}
 		if pp.newDeps && attempt == 0 {
-			u = nil // an import was added: reload the dependencies once
+			// An import was added in a buffer: reload the dependencies once,
+			// asking for the buffers' imports explicitly.
+			for _, ip := range pp.imports {
+				if _, ok := u.imports[ip]; !ok && ip != "unsafe" || slices.Contains(u.extra, ip) {
+					extra = append(extra, ip)
+				}
+			}
+			u = nil
 			continue
-		}
-		if pp.newDeps {
-			res.err = fmt.Errorf("%s imports a package that go list cannot load; fix the import to get diagnostics", dir)
-			return res
 		}
 		res.pp, res.uni = pp, u
 		break
@@ -253,6 +257,9 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	d.s.mu.Lock()
 	analyzers := d.s.analyzers
 	d.s.mu.Unlock()
+	if pkg := res.pp.pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
+		d.s.logf("jitls: %s has type errors, so analyzers that need well-typed code are skipped until they are fixed (first: %v)", dir, pkg.TypeErrors[0])
+	}
 	found, err := runAnalyzers(analyzers, res.pp.pkg)
 	if err != nil {
 		res.err = err

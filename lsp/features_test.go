@@ -228,3 +228,31 @@ func TestPanickingAnalyzerDoesNotKillTheServer(t *testing.T) {
 		t.Errorf("server unusable after an analyzer panic: %+v", r.Error)
 	}
 }
+
+func TestImportChangesReloadDependencies(t *testing.T) {
+	dir := sampleModule(t, nil)
+	c := startServer(t, Options{Analyzers: boolCallSuite})
+	c.initialize(nil)
+	path := filepath.Join(dir, "relu", "relu.go")
+	u, text := openFile(c, path)
+	c.diagsFor(u, "first diagnostics", func(d []protocol.Diagnostic) bool { return len(d) == 1 })
+	change := func(version int, newText string) {
+		c.clear()
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": u, "version": version},
+			"contentChanges": []any{map[string]any{"text": newText}},
+		})
+	}
+	// A new standard-library import: the dependency types are reloaded
+	// and the analysis still runs.
+	withStrings := strings.Replace(text, `import "github.com/jitlint/jitlint/jit"`, "import (\n\t\"strings\"\n\n\t\"github.com/jitlint/jitlint/jit\"\n)\n\nvar _ = strings.ToUpper", 1)
+	change(2, withStrings)
+	c.diagsFor(u, "diagnostics after adding an import", func(d []protocol.Diagnostic) bool { return len(d) == 1 })
+	// An import nobody can resolve: the server still answers (the package
+	// is ill-typed, so analyzers that need types are skipped).
+	broken := strings.Replace(withStrings, `"strings"`, `"example.com/does/not/exist"`, 1)
+	change(3, broken)
+	c.diagsFor(u, "a publish for the broken import", func([]protocol.Diagnostic) bool { return true })
+	change(4, text)
+	c.diagsFor(u, "diagnostics after the fix", func(d []protocol.Diagnostic) bool { return len(d) == 1 })
+}

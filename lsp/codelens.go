@@ -1,0 +1,56 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/protocol"
+)
+
+func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p protocol.CodeLensParams
+	if err := decodeParams("textDocument/codeLens", raw, &p); err != nil {
+		return nil, err
+	}
+	lenses := []protocol.CodeLens{}
+	res, path, err := s.resultFor(ctx, p.TextDocument.URI)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return lenses, nil
+	}
+	m := res.mappers[path]
+	for _, tf := range res.traced {
+		if tf.file != path || m == nil {
+			continue
+		}
+		start := m.position(tf.declSpan.start)
+		rng := protocol.Range{Start: start, End: start}
+		arg := map[string]any{"uri": string(p.TextDocument.URI), "function": tf.name}
+		cost := "compile cost"
+		if r := s.previews.lastMeasured(res.dir, tf.name); r != nil {
+			cost = costTitle(r)
+		}
+		lenses = append(lenses,
+			protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: "jaxpr", Command: CommandShowJaxpr, Arguments: []any{arg}}},
+			protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: cost, Command: CommandMeasureCompileCost, Arguments: []any{arg}}})
+	}
+	return lenses, nil
+}
+
+// refreshCodeLenses asks the client to re-request lenses (LSP 3.16), so
+// that a measured cost shows in the lens title.
+func (s *Server) refreshCodeLenses() {
+	s.mu.Lock()
+	ok := s.clientCaps.codeLensRefresh
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	go func() {
+		if _, err := s.conn.Call(context.Background(), "workspace/codeLens/refresh", nil, nil); err != nil {
+			s.logf("jitls: workspace/codeLens/refresh: %v", err)
+		}
+	}()
+}

@@ -1,0 +1,71 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// errRequestFailed is LSP's RequestFailed code, for readable failures.
+const errRequestFailed jsonrpc2.Code = -32803
+
+// commandArg is the argument object of jitls's commands.
+type commandArg struct {
+	URI      protocol.DocumentURI `json:"uri"`
+	Function string               `json:"function"`
+}
+
+func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p struct {
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	}
+	if err := decodeParams("workspace/executeCommand", raw, &p); err != nil {
+		return nil, err
+	}
+	var mode previewMode
+	switch p.Command {
+	case CommandShowJaxpr:
+		mode = modeJaxpr
+	case CommandMeasureCompileCost:
+		mode = modeMeasure
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; jitls provides %s and %s", p.Command, CommandShowJaxpr, CommandMeasureCompileCost)
+	}
+	var arg commandArg
+	if len(p.Arguments) != 1 || json.Unmarshal(p.Arguments[0], &arg) != nil || arg.URI == "" || arg.Function == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument {\"uri\": \"file:///…\", \"function\": \"Name\"}", p.Command)
+	}
+	if !s.trusted() {
+		return nil, jsonrpc2.NewError(errRequestFailed, untrustedHelp)
+	}
+	res, _, err := s.resultFor(ctx, arg.URI)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, jsonrpc2.NewError(errRequestFailed, err.Error())
+	}
+	tf := res.tracedNamed(arg.Function)
+	if tf == nil {
+		return nil, jsonrpc2.Errorf(errRequestFailed, "%s is not a traced top-level function of the package of %s (pass it to jit.Jit or mark it //jit:traced)", arg.Function, arg.URI)
+	}
+	r, err := s.runPreview(ctx, res, tf, mode)
+	if err == nil {
+		err = userError(tf, r)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, jsonrpc2.NewError(errRequestFailed, err.Error())
+	}
+	if mode == modeJaxpr {
+		return map[string]any{"function": tf.name, "signature": tf.signature(), "jaxpr": r.Jaxpr, "eqns": r.Eqns}, nil
+	}
+	s.refreshCodeLenses()
+	return map[string]any{"function": tf.name, "signature": tf.signature(), "backend": r.Backend, "device": r.Device,
+		"traceMs": r.TraceMs, "lowerMs": r.LowerMs, "compileMs": r.CompileMs, "firstCallMs": r.FirstCallMs, "cachedCallMs": r.CachedCallMs}, nil
+}
