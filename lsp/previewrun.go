@@ -110,18 +110,29 @@ func userError(tf *tracedFunc, r *previewResult) error {
 	return nil
 }
 
-// userStack keeps the frames of a panic's stack that are not the
-// runtime's, testing's or the harness's.
+// userStack keeps the frames of a panic's stack that are the user's: not
+// the runtime's, reflect's, testing's, jit's or the harness's. Each frame
+// is printed as "function (file:line)".
 func userStack(stack string) string {
 	lines := strings.Split(stack, "\n")
 	var out []string
 	for i := 1; i+1 < len(lines); i += 2 {
-		fn, loc := lines[i], lines[i+1]
-		if strings.HasPrefix(fn, "runtime") || strings.HasPrefix(fn, "testing.") || strings.Contains(fn, "jitlsPreview") || strings.Contains(loc, harnessFile) {
+		fn, loc := strings.TrimSpace(lines[i]), strings.TrimSpace(lines[i+1])
+		if k := strings.LastIndex(fn, "("); k > 0 {
+			fn = fn[:k]
+		}
+		if k := strings.LastIndex(loc, " +0x"); k > 0 {
+			loc = loc[:k]
+		}
+		internal := fn == "panic" || strings.Contains(loc, harnessFile) || strings.Contains(fn, "jitlsPreview")
+		for _, prefix := range []string{"runtime.", "runtime/", "reflect.", "testing.", jitPkgPath + ".", jitPkgPath + "/"} {
+			internal = internal || strings.HasPrefix(fn, prefix)
+		}
+		if internal {
 			continue
 		}
-		out = append(out, fn, loc)
-		if len(out) >= 16 {
+		out = append(out, fmt.Sprintf("%s (%s)", fn, loc))
+		if len(out) == 8 {
 			break
 		}
 	}
