@@ -60,6 +60,10 @@ func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mu
 	if strings.Count(h, "mul") != 3 || !strings.Contains(h, "`3, f32[4]`") {
 		t.Errorf("hover on jit.Jit(Power, ...):\n%s", h)
 	}
+	// Hover on a use of the name (here inside the jit.Jit call's argument).
+	if h := hover("jit.Jit(ReluWhere)", 8); !strings.Contains(h, "select_n") {
+		t.Errorf("hover on a use of ReluWhere:\n%s", h)
+	}
 	// ReluBad fails to trace: the hover shows jit's error, readably.
 	if h := hover("func ReluBad", 6); !strings.Contains(h, "tracing failed") || !strings.Contains(h, "default shapes") && !strings.Contains(h, "f32[8]") {
 		t.Errorf("hover on ReluBad:\n%s", h)

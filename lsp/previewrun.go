@@ -48,11 +48,12 @@ func (s *Server) resultFor(ctx context.Context, u protocol.DocumentURI) (*pkgRes
 	return res, path, nil
 }
 
-// tracedAt returns the traced function whose name or jit.Jit call contains
-// the byte offset off of file path, or nil.
+// tracedAt returns the traced function whose name (declared or used) or
+// jit.Jit call contains the byte offset off of file path, or nil.
 func (r *pkgResult) tracedAt(path string, off int) (*tracedFunc, span) {
 	for _, tf := range r.traced {
-		for _, sp := range append([]span{tf.nameSpan}, tf.jitCalls...) {
+		spans := append(append([]span{tf.nameSpan}, tf.refs...), tf.jitCalls...)
+		for _, sp := range spans {
 			if sp.file == path && sp.start <= off && off <= sp.end {
 				return tf, sp
 			}

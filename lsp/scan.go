@@ -24,6 +24,7 @@ type tracedFunc struct {
 	nameSpan span   // the function's name in its declaration
 	declSpan span   // the whole declaration (for code lenses and hover)
 	jitCalls []span // jit.Jit(Name, ...) calls, for hover on the call
+	refs     []span // other uses of the function's name, for hover there too
 	static   []int  // StaticArgnums indices found at the jit.Jit call
 	sig      *types.Signature
 
@@ -133,6 +134,11 @@ func scanTraced(pkg *packages.Package) ([]*tracedFunc, []directiveProblem) {
 			}
 			return true
 		})
+	}
+	for id, obj := range pkg.TypesInfo.Uses {
+		if tf := byObj[obj]; tf != nil {
+			tf.refs = append(tf.refs, mkSpan(id))
+		}
 	}
 	var out []*tracedFunc
 	var problems []directiveProblem
