@@ -203,6 +203,8 @@ func TestUntrustedWorkspaceRunsNothing(t *testing.T) {
 	if err := json.Unmarshal(r.Result, &h); err != nil || !strings.Contains(h.Contents.Value, "allowCodeExecution") {
 		t.Errorf("untrusted hover should say how to enable previews: %s", r.Result)
 	}
+	// Trust cannot be granted through configuration.
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"jitls": map[string]any{"allowCodeExecution": true}}})
 	r = c.request("workspace/executeCommand", map[string]any{"command": CommandShowJaxpr, "arguments": []any{map[string]any{"uri": u, "function": "ReluWhere"}}})
 	if r.Error == nil || !strings.Contains(r.Error.Message, "allowCodeExecution") {
 		t.Errorf("untrusted command should fail saying how to enable it: %+v %s", r.Error, r.Result)

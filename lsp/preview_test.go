@@ -157,3 +157,35 @@ func Spin(x jit.Array) jit.Array {
 		t.Errorf("cancelled preview: %+v", r.Error)
 	}
 }
+
+func TestPreviewInPackageMain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a preview harness")
+	}
+	dir := sampleModule(t, map[string]string{"tool/main.go": `package main
+
+import (
+	"fmt"
+
+	"github.com/jitlint/jitlint/jit"
+)
+
+func square(x jit.Array) jit.Array { return x.Mul(x) }
+
+func main() {
+	f := jit.Jit(square)
+	fmt.Println(f.Call(jit.Arange(4, jit.Float32)))
+}
+`})
+	c := startServer(t, Options{})
+	c.initialize(map[string]any{"allowCodeExecution": true})
+	u, _ := openFile(c, filepath.Join(dir, "tool", "main.go"))
+	r := c.request("workspace/executeCommand", map[string]any{"command": CommandShowJaxpr, "arguments": []any{map[string]any{"uri": u, "function": "square"}}})
+	var jx struct {
+		Signature, Jaxpr string
+		Eqns             int
+	}
+	if r.Error != nil || json.Unmarshal(r.Result, &jx) != nil || jx.Eqns != 1 || jx.Signature != "f32[8]" || !strings.Contains(jx.Jaxpr, "mul a a") {
+		t.Errorf("showJaxpr of an unexported function in package main: %+v %s", r.Error, r.Result)
+	}
+}
