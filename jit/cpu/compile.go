@@ -3,6 +3,7 @@ package cpu
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/jitlint/jitlint/jit/ir"
@@ -19,7 +20,7 @@ type compiler struct {
 
 // compile builds the program of a plan (and of its nested plans).
 func compile(pl *planned) (*program, error) {
-	c := &compiler{pl: pl, p: &program{}, slots: map[*ir.Var]int{}}
+	c := &compiler{pl: pl, p: &program{maxIdle: maxIdleStates * runtime.GOMAXPROCS(0)}, slots: map[*ir.Var]int{}}
 	j := pl.j
 	for _, v := range j.Constvars {
 		c.p.constSlots = append(c.p.constSlots, c.slot(v))

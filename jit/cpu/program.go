@@ -23,9 +23,18 @@ type program struct {
 	steps []step
 	// temp marks slots whose buffers a state keeps and reuses across calls
 	// (values that are not program outputs).
-	temp   []bool
-	states sync.Pool
+	temp []bool
+	// free holds idle states for reuse. Unlike a sync.Pool it is not
+	// emptied by the garbage collector, so a cached call allocates only
+	// its outputs even when its outputs trigger collections.
+	mu      sync.Mutex
+	free    []*state
+	maxIdle int
 }
+
+// maxIdleStates bounds how many idle states (with their buffers) a program
+// keeps, per GOMAXPROCS.
+const maxIdleStates = 4
 
 // ref is a step operand: a slot, or (slot < 0) a literal's constant buffer.
 type ref struct {
@@ -40,8 +49,8 @@ type step interface {
 }
 
 // state is the per-call mutable state of a program: the slot values and
-// each step's scratch. States are pooled, so one program serves concurrent
-// calls with one state each.
+// each step's scratch. Idle states are kept for reuse, so one program
+// serves concurrent calls with one state each.
 type state struct {
 	p       *program
 	env     []*ir.Buffer
@@ -76,14 +85,25 @@ func (p *program) newState() *state {
 	return &state{p: p, env: make([]*ir.Buffer, p.nslots), owned: make([]*ir.Buffer, p.nslots), scratch: make([]any, len(p.steps))}
 }
 
-// call runs the program with a pooled state.
+// call runs the program with an idle state, or a new one.
 func (p *program) call(args []*ir.Buffer) ([]*ir.Buffer, error) {
-	st, _ := p.states.Get().(*state)
+	var st *state
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		st = p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+	}
+	p.mu.Unlock()
 	if st == nil {
 		st = p.newState()
 	}
 	out, err := p.run(st, args)
-	p.states.Put(st)
+	p.mu.Lock()
+	if len(p.free) < p.maxIdle {
+		p.free = append(p.free, st)
+	}
+	p.mu.Unlock()
 	return out, err
 }
 

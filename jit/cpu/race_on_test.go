@@ -2,6 +2,6 @@
 
 package cpu
 
-// raceEnabled is set when testing with -race (sync.Pool then drops items
-// at random, so allocation counts are meaningless).
+// raceEnabled is set when testing with -race (whose instrumentation
+// allocates, so allocation counts are meaningless).
 const raceEnabled = true
