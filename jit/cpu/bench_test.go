@@ -129,9 +129,7 @@ func BenchmarkDispatch(b *testing.B) {
 	// The floor: allocating the one output and the result slice.
 	b.Run("output-alloc-only", func(b *testing.B) {
 		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			resultSink = []*ir.Buffer{ir.NewBuffer(ir.Float32, []int{1})}
-		}
+		measure(b, func() { resultSink = []*ir.Buffer{ir.NewBuffer(ir.Float32, []int{1})} })
 	})
 	for _, n := range []int{1, 4} {
 		x := arange(ir.Float32, n, 1, 0)
@@ -140,11 +138,11 @@ func BenchmarkDispatch(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			args := []*ir.Buffer{x, m}
-			for i := 0; i < b.N; i++ {
+			measure(b, func() {
 				if _, err := ex.Execute(args); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }

@@ -49,7 +49,6 @@ func (c *compiler) buildKernel(g *fusion.Group, chain []*ir.Eqn, red *ir.Eqn, ou
 		c: c, k: &kernel{n: ir.NumElements(g.Shape)},
 		where: map[*ir.Var]loc{}, lits: map[litKey]loc{}, isOut: map[*ir.Var]bool{}, lastUse: map[*ir.Var]int{},
 	}
-	b.k.outOrder = outs
 	for _, v := range outs {
 		b.isOut[v] = true
 	}
@@ -123,15 +122,13 @@ func (b *kbuilder) input(v *ir.Var) error {
 	if err != nil {
 		return err
 	}
-	b.k.ins = append(b.k.ins, r)
-	bi := len(b.k.outOrder) + len(b.k.ins) - 1
 	l := b.newReg(classOf(v.Aval.DType))
 	if v.Aval.Size() == 1 {
 		l.scalar = true
 		b.k.owned = append(b.k.owned, l)
-		b.k.scalars = append(b.k.scalars, binding{loc: l, buf: bi})
+		b.k.scalars = append(b.k.scalars, binding{loc: l, src: r})
 	} else {
-		b.k.views = append(b.k.views, binding{loc: l, buf: bi})
+		b.k.views = append(b.k.views, binding{loc: l, src: r})
 	}
 	b.where[v] = l
 	return nil
@@ -155,11 +152,10 @@ func (b *kbuilder) operand(a ir.Atom) (loc, error) {
 		if err != nil {
 			return loc{}, err
 		}
-		b.k.ins = append(b.k.ins, r)
 		l := b.newReg(classOf(a.Aval.DType))
 		l.scalar = true
 		b.k.owned = append(b.k.owned, l)
-		b.k.scalars = append(b.k.scalars, binding{loc: l, buf: len(b.k.outOrder) + len(b.k.ins) - 1})
+		b.k.scalars = append(b.k.scalars, binding{loc: l, src: r})
 		b.lits[key] = l
 		return l, nil
 	}
@@ -196,7 +192,7 @@ func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
 	var dst loc
 	if b.isOut[out] {
 		dst = b.newReg(classOf(out.Aval.DType))
-		b.k.views = append(b.k.views, binding{loc: dst, buf: slices.Index(b.k.outOrder, out)})
+		b.k.views = append(b.k.views, binding{loc: dst, src: ref{slot: b.c.slots[out]}})
 	} else {
 		dst = b.temp(classOf(out.Aval.DType))
 	}

@@ -20,11 +20,11 @@ type loc struct {
 	scalar bool
 }
 
-// binding ties a register to the kernel buffer it views or is filled from
-// (buffers: the kernel's outputs, then its inputs).
+// binding ties a register to the value it views or is filled from: an
+// input's or output's slot, or a literal.
 type binding struct {
 	loc
-	buf int
+	src ref
 }
 
 // kernel is a fused elementwise chain, optionally ending in a reduction,
@@ -32,13 +32,10 @@ type binding struct {
 type kernel struct {
 	self     int
 	n        int
-	ins      []ref
-	outOrder []*ir.Var
 	outSlots []int
 	outAvals []ir.Aval
-	// views and scalars index the call's buffers: outputs, then inputs.
-	views   []binding
-	scalars []binding
+	views    []binding
+	scalars  []binding
 	// owned lists the registers with their own storage (temporaries and
 	// scalars); nreg counts all registers of each class.
 	owned []loc
@@ -52,10 +49,11 @@ type kernel struct {
 }
 
 // kscratch is a kernel's per-state scratch: one frame per worker, the
-// call's buffers, and the reduction's combined accumulators.
+// state (for the workers to read its slots), chunk bounds, and the
+// reduction's combined accumulators.
 type kscratch struct {
 	frames []*frame
-	bufs   []*ir.Buffer
+	st     *state
 	bounds []int
 	// next is the next chunk an elementwise kernel's worker takes.
 	next   atomic.Int64
@@ -69,7 +67,7 @@ type kscratch struct {
 func (k *kernel) scratchOf(st *state) *kscratch {
 	sc, _ := st.scratch[k.self].(*kscratch)
 	if sc == nil {
-		sc = &kscratch{bufs: make([]*ir.Buffer, len(k.ins)+len(k.outSlots)+1)}
+		sc = &kscratch{st: st}
 		st.scratch[k.self] = sc
 	}
 	return sc
@@ -96,15 +94,8 @@ func (k *kernel) frame(sc *kscratch, w int) *frame {
 // reduction's result.
 func (k *kernel) run(st *state) error {
 	sc := k.scratchOf(st)
-	defer clear(sc.bufs)
-	no := len(k.outSlots)
-	for i, r := range k.ins {
-		sc.bufs[no+i] = st.get(r)
-	}
 	for j, s := range k.outSlots {
-		b := st.dest(s, k.outAvals[j])
-		sc.bufs[j] = b
-		st.env[s] = b
+		st.env[s] = st.dest(s, k.outAvals[j])
 	}
 	var rb *ir.Buffer
 	if k.red != nil {
@@ -196,7 +187,7 @@ func (k *kernel) runChunk(sc *kscratch, w, lo, hi int) {
 	fr := sc.frames[w]
 	m := min(blockSize, hi-lo)
 	for _, s := range k.scalars {
-		fr.fill(s.c, s.reg, sc.bufs[s.buf].Data, m)
+		fr.fill(s.c, s.reg, sc.st.get(s.src).Data, m)
 	}
 	if k.red != nil {
 		k.red.begin(fr, lo, hi)
@@ -205,7 +196,7 @@ func (k *kernel) runChunk(sc *kscratch, w, lo, hi int) {
 		e := min(b+blockSize, hi)
 		fr.lo = b
 		for _, v := range k.views {
-			fr.view(v.c, v.reg, sc.bufs[v.buf].Data, b, e)
+			fr.view(v.c, v.reg, sc.st.get(v.src).Data, b, e)
 		}
 		for _, o := range k.ops {
 			o(fr, e-b)
