@@ -241,19 +241,17 @@ func (b *kbuilder) multiplyAdd(i int, e *ir.Eqn, ins []loc, dst loc) op {
 		isVar(e.In[0], p.v) && isVar(e.In[1], p.v) {
 		return nil
 	}
+	k, c := mulAddKind(0), ins[1]
 	switch {
-	case isVar(e.In[0], p.v):
-		if e.Prim == ir.Add {
-			return fusedMulAdd(p.a, p.b, ins[1], dst, maddK[float32], maddK[float64])
-		}
-		return fusedMulAdd(p.a, p.b, ins[1], dst, msubK[float32], msubK[float64])
+	case isVar(e.In[0], p.v) && e.Prim == ir.Sub:
+		k = mulSub
 	case isVar(e.In[1], p.v):
-		if e.Prim == ir.Add {
-			return fusedMulAdd(p.a, p.b, ins[0], dst, maddK[float32], maddK[float64])
+		c = ins[0]
+		if e.Prim == ir.Sub {
+			k = subMul
 		}
-		return fusedMulAdd(p.a, p.b, ins[0], dst, rsubK[float32], rsubK[float64])
 	}
-	return nil
+	return fusedMulAdd(k, p.a, p.b, c, dst)
 }
 
 // isVar reports whether a is the variable v.

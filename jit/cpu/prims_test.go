@@ -202,12 +202,16 @@ func TestMultiplyAdd(t *testing.T) {
 		r4 := b.op(ir.Add, a, nil, m4, m4) // product used twice
 		m5 := b.op(ir.Mul, a, nil, y, z)
 		r5 := b.op(ir.Sub, a, nil, x, m5) // product stored too
-		cj := b.ret(r3, r4, r5, m5)
+		m6 := b.op(ir.Mul, a, nil, x, y)
+		r6 := b.op(ir.Sub, a, nil, lit(dt, 1), m6) // 1 - x*y
+		m7 := b.op(ir.Mul, a, nil, z, y)
+		r7 := b.op(ir.Add, a, nil, lit(dt, 2), m7) // 2 + z*y
+		cj := b.ret(r3, r4, r5, m5, r6, r7)
 		checkAgainstEval(t, cj, []*ir.Buffer{testInput(dt, testN, 0), testInput(dt, testN, 7), testInput(dt, testN, 11)}, 0)
 		if dt == ir.Float32 {
 			_, l := compileCJ(t, cj)
-			if got := len(l.prog.steps[0].(*kernel).ops); got != 7 {
-				t.Errorf("%d ops, want 7 (three multiply-adds fused)", got)
+			if got := len(l.prog.steps[0].(*kernel).ops); got != 9 {
+				t.Errorf("%d ops, want 9 (five multiply-adds fused)", got)
 			}
 		}
 	}
