@@ -38,5 +38,5 @@ awk '
     r("BenchmarkHeavy/jit", "BenchmarkHeavy/handloop", "heavy jit / hand loop (<= 1.3x):")
     r("BenchmarkCheapChain/jit", "BenchmarkCheapChain/copyloop", "x*mask+1 jit / copy loop (<= 1.5x):")
     r("BenchmarkCheapChain/jit", "BenchmarkCheapChain/handloop", "x*mask+1 jit / hand loop:")
-    for (k in wall) if (k ~ /Dispatch/) printf "%-44s mean %.0f ns/op, best-of-rounds %.0f ns/op\n", k ":", wall[k]/n[k], best[k]
+    for (k in wall) if (k ~ /Dispatch/) printf "%-44s mean %.0f ns/op (cpu %.0f), best-of-rounds %.0f ns/op (cpu %.0f)\n", k ":", wall[k]/n[k], cpun[k]/n[k], best[k], bestc[k]
   }' "$out"
