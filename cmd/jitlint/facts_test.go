@@ -110,29 +110,36 @@ func TestGoVetFacts(t *testing.T) {
 }
 
 // TestGoVetFix applies the fixes through go vet -fix (the tool writes a zip
-// archive of fixed files that go vet then writes back): the result is the
-// golden file of the analysistest fixture.
+// archive of fixed files that go vet then writes back, with no clean-up of
+// imports): the results are the golden files of the analysistest fixtures,
+// the Where rewrite of tracedbool and the DebugPrint rewrite of traceeffect
+// that also deletes the fmt import.
 func TestGoVetFix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds jitlint and runs go vet")
 	}
-	tmp := fixtureModule(t, map[string]string{"fixed": "tracedbool/a"})
+	tmp := fixtureModule(t, map[string]string{"fixed": "tracedbool/a", "fixone": "traceeffect/fixone"})
 	bin := buildJitlint(t)
-	cmd := exec.Command("go", "vet", "-vettool="+bin, "-fix", "./fixed")
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "-fix", "./fixed", "./fixone")
 	cmd.Dir = tmp
 	cmd.Env = offline()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet -fix: %v\n%s", err, out)
 	}
-	got, err := os.ReadFile(filepath.Join(tmp, "fixed", "fix.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", "src", "tracedbool", "a", "fix.go.golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("fix.go after go vet -fix:\n%s\nwant (fix.go.golden):\n%s", got, want)
+	for file, golden := range map[string]string{
+		"fixed/fix.go":     "tracedbool/a/fix.go.golden",
+		"fixone/fixone.go": "traceeffect/fixone/fixone.go.golden",
+	} {
+		got, err := os.ReadFile(filepath.Join(tmp, filepath.FromSlash(file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", "src", filepath.FromSlash(golden)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s after go vet -fix:\n%s\nwant (%s):\n%s", file, got, golden, want)
+		}
 	}
 }
