@@ -130,6 +130,9 @@ func clash(r *traced.Result, name string, block, target ast.Node) bool {
 // hasComments reports whether a comment lies inside n (it would be lost).
 func hasComments(r *traced.Result, n ast.Node) bool {
 	f := r.File(n.Pos())
+	if f == nil {
+		return true // unknown file: do not risk the rewrite
+	}
 	for _, cg := range f.Comments {
 		if cg.Pos() >= n.Pos() && cg.End() <= n.End() {
 			return true

@@ -149,6 +149,9 @@ func HostConversion(info *types.Info, call *ast.CallExpr) (recv ast.Expr, goType
 // JitImportName returns the name under which file imports the jit package, or
 // "" when it does not import it by a usable name.
 func JitImportName(file *ast.File) string {
+	if file == nil {
+		return ""
+	}
 	for _, spec := range file.Imports {
 		if !IsJitPath(strings.Trim(spec.Path.Value, "\"`")) {
 			continue

@@ -27,7 +27,7 @@ func whereFix(r *traced.Result, call *ast.CallExpr, cond ast.Expr, stack []ast.N
 	}
 	file := r.File(call.Pos())
 	jit := traced.JitImportName(file)
-	if jit == "" {
+	if jit == "" { // also when file is nil
 		return analysis.SuggestedFix{}, false
 	}
 	var (
