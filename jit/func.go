@@ -74,7 +74,11 @@ func Jit[F any](fn F, opts ...Option) *Func[F] {
 	f := &Func[F]{core: c}
 	switch any(fn).(type) {
 	case func(Array) Array:
-		f.Call = any(func(x Array) Array { return c.call1(x) }).(F)
+		f.Call = any(func(x Array) Array { return c.callArrays([]Array{x}) }).(F)
+	case func(Array, Array) Array:
+		f.Call = any(func(x, y Array) Array { return c.callArrays([]Array{x, y}) }).(F)
+	case func(Array, Array, Array) Array:
+		f.Call = any(func(x, y, z Array) Array { return c.callArrays([]Array{x, y, z}) }).(F)
 	default:
 		f.Call = reflect.MakeFunc(c.typ, c.callReflect).Interface().(F)
 	}
@@ -210,21 +214,43 @@ func (c *funcCore) callReflect(args []reflect.Value) []reflect.Value {
 	return e.compiled.outTree.buildTuple(outs)
 }
 
-// call1 is Call for func(Array) Array, without reflection on the hit path.
-func (c *funcCore) call1(x Array) Array {
-	v := x.val()
-	if v.t != nil || currentTrace() != nil {
-		return c.callReflect([]reflect.Value{reflect.ValueOf(x)})[0].Interface().(Array)
+// callArrays is Call for functions of Arrays returning one Array, without
+// reflection on the cache-hit path.
+func (c *funcCore) callArrays(xs []Array) Array {
+	var kb [160]byte
+	var bb [3]*ir.Buffer
+	key, bufs := kb[:0], bb[:0]
+	for _, x := range xs {
+		v := x.val()
+		if v.t != nil {
+			return c.callSlow(xs)
+		}
+		key = appendAval(append(key, 'L'), v.aval)
+		bufs = append(bufs, v.buf)
 	}
-	var kb [96]byte
+	if currentTrace() != nil {
+		return c.callSlow(xs)
+	}
 	bk := c.backendName()
-	key := append(appendAval(append(kb[:0], 'L'), v.aval), bk...)
+	key = append(key, bk...)
 	e := c.lookup(key, func() *signature {
-		f, tree := c.flattenArgs([]reflect.Value{reflect.ValueOf(x)}, false, true)
+		f, tree := c.flattenArgs(reflectValues(xs), false, true)
 		return f.signature(tree, bk)
 	})
-	bufs := [1]*ir.Buffer{v.buf}
-	return e.compiled.runBuffers(bufs[:])[0]
+	return e.compiled.runBuffers(bufs)[0]
+}
+
+// callSlow is callArrays through the general path (inside a trace).
+func (c *funcCore) callSlow(xs []Array) Array {
+	return c.callReflect(reflectValues(xs))[0].Interface().(Array)
+}
+
+func reflectValues(xs []Array) []reflect.Value {
+	vs := make([]reflect.Value, len(xs))
+	for i, x := range xs {
+		vs[i] = reflect.ValueOf(x)
+	}
+	return vs
 }
 
 // lookup returns the compiled entry for key, compiling it on a miss. Only
