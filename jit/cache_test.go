@@ -4,17 +4,18 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jitlint/jitlint/jit"
 )
 
-// counting returns a jitted x*2+1 and a pointer to how often its Go body ran
-// (= how often it was traced).
-func counting() (*jit.Func[func(jit.Array) jit.Array], *int) {
-	n := new(int)
+// counting returns a jitted x*2+1 and a counter of how often its Go body ran
+// (= how often it was traced; different signatures may trace concurrently).
+func counting() (*jit.Func[func(jit.Array) jit.Array], *atomic.Int32) {
+	n := new(atomic.Int32)
 	f := jit.Jit(func(x jit.Array) jit.Array {
-		*n++
+		n.Add(1)
 		return x.Mul(2).Add(1)
 	})
 	return f, n
@@ -29,8 +30,8 @@ func TestSideEffectsOnlyAtTraceTime(t *testing.T) {
 			t.Fatalf("f(3) = %v, want 7", got[3])
 		}
 	}
-	if *traces != 1 {
-		t.Errorf("the Go body ran %d times for 5 calls with one signature, want 1 (only at trace time)", *traces)
+	if traces.Load() != 1 {
+		t.Errorf("the Go body ran %d times for 5 calls with one signature, want 1 (only at trace time)", traces.Load())
 	}
 	if s := f.Stats(); s.Traces != 1 || s.Compiles != 1 || s.Hits != 4 {
 		t.Errorf("stats = %+v, want 1 trace, 1 compile, 4 hits", s)
@@ -121,8 +122,8 @@ func TestClearCaches(t *testing.T) {
 	f.Call(x)
 	jit.ClearCaches()
 	f.Call(x)
-	if *traces != 2 {
-		t.Errorf("after ClearCaches the function traced %d times in total, want 2", *traces)
+	if traces.Load() != 2 {
+		t.Errorf("after ClearCaches the function traced %d times in total, want 2", traces.Load())
 	}
 }
 
@@ -144,8 +145,8 @@ func TestConcurrentCalls(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
-	if *traces != 3 || f.Stats().Compiles != 3 {
-		t.Errorf("8 goroutines over 3 shapes: %d traces, %d compiles, want 3 and 3", *traces, f.Stats().Compiles)
+	if traces.Load() != 3 || f.Stats().Compiles != 3 {
+		t.Errorf("8 goroutines over 3 shapes: %d traces, %d compiles, want 3 and 3", traces.Load(), f.Stats().Compiles)
 	}
 }
 
