@@ -11,6 +11,7 @@ package cpu
 import (
 	"fmt"
 	"runtime"
+	"sync"
 
 	"github.com/jitlint/jitlint/jit/backend"
 	"github.com/jitlint/jitlint/jit/ir"
@@ -33,8 +34,8 @@ func (Backend) Devices() []backend.Device {
 	return []backend.Device{{Platform: "cpu", ID: 0, Name: fmt.Sprintf("cpu (%d threads)", runtime.GOMAXPROCS(0))}}
 }
 
-// Lower plans cj into fusion groups (recursively for nested jaxprs) and
-// builds their kernels; Compile hands out the executable.
+// Lower plans cj into fusion groups (recursively for nested jaxprs).
+// Compile builds the kernels.
 func (Backend) Lower(cj *ir.ClosedJaxpr) (l backend.Lowered, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -51,27 +52,53 @@ func (Backend) Lower(cj *ir.ClosedJaxpr) (l backend.Lowered, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("cpu: %w", err)
 	}
-	p, err := compile(pl)
-	if err != nil {
-		return nil, fmt.Errorf("cpu: %w", err)
-	}
-	return &Lowered{plan: pl, prog: p, name: cj.Name}, nil
+	return &Lowered{plan: pl, name: cj.Name}, nil
 }
 
-// Lowered is a planned and built program.
+// Lowered is a planned program. Its kernels are built once, by the first
+// of Compile and Text.
 type Lowered struct {
 	plan *planned
-	prog *program
 	name string
+	once sync.Once
+	prog *program
+	err  error
 }
 
-// Text returns a readable kernel listing: each group with its kind,
-// iteration size, block size, equations, inputs and outputs.
-func (l *Lowered) Text() string { return listing(l.plan, l.name) }
+// build builds the kernels once.
+func (l *Lowered) build() (*program, error) {
+	l.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				l.prog, l.err = nil, fmt.Errorf("cpu: internal error while compiling (please report): %v", r)
+			}
+		}()
+		l.prog, l.err = compile(l.plan)
+		if l.err != nil {
+			l.err = fmt.Errorf("cpu: %w", l.err)
+		}
+	})
+	return l.prog, l.err
+}
 
-// Compile returns the executable. It may be called concurrently.
+// Text returns a readable kernel listing: each group with its kind (fused
+// kernel, evaluated, control flow), iteration size, block size, how it is
+// split over goroutines, its equations, inputs and outputs.
+func (l *Lowered) Text() string {
+	if _, err := l.build(); err != nil {
+		return listing(l.plan, l.name) + "compile error: " + err.Error() + "\n"
+	}
+	return listing(l.plan, l.name)
+}
+
+// Compile builds the kernels (once per Lowered) and returns the executable,
+// which may be called concurrently.
 func (l *Lowered) Compile() (backend.Executable, error) {
-	return &Executable{prog: l.prog}, nil
+	p, err := l.build()
+	if err != nil {
+		return nil, err
+	}
+	return &Executable{prog: p}, nil
 }
 
 // Executable runs a compiled program. It is safe for concurrent use.

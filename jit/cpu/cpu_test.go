@@ -61,3 +61,22 @@ func TestListingNamesEachKind(t *testing.T) {
 	}
 	checkAgainstEval(t, cj, []*ir.Buffer{testInput(ir.Float32, 0, 1, 8, 3)}, 0)
 }
+
+func TestKernelsBuiltOncePerLowered(t *testing.T) {
+	low, err := Backend{}.Lower(heavyJaxpr(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := low.(*Lowered)
+	if l.prog != nil {
+		t.Fatal("Lower built the kernels; Compile should")
+	}
+	if !strings.Contains(l.Text(), "elementwise kernel") {
+		t.Fatalf("listing before Compile:\n%s", l.Text())
+	}
+	e1, err1 := l.Compile()
+	e2, err2 := l.Compile()
+	if err1 != nil || err2 != nil || e1.(*Executable).prog != e2.(*Executable).prog {
+		t.Fatal("Compile rebuilt the kernels")
+	}
+}
