@@ -57,6 +57,7 @@ export class CodeServerSession {
         'chat.commandCenter.enabled': false,
         'editor.hover.delay': 200,
         'editor.minimap.enabled': false,
+        'jitls.trace.server': 'messages',
         ...settings,
       }),
     );

@@ -100,3 +100,32 @@ test('clicking the "jaxpr" code lens above ReluBad reports why it cannot be trac
   await page.waitForTimeout(1_000); // let the notification finish sliding in
   await page.screenshot({ path: path.join(images, 'lens-error.png') });
 });
+
+test('switching tracedbool off in the Settings editor removes its diagnostic, on brings it back', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
+  // The change reaches jitls as workspace/didChangeConfiguration, without a restart.
+  const page = cs.page;
+  await page.keyboard.press('Escape');
+  const source = page.locator('.tab', { hasText: 'step6_control_flow.go' });
+  await source.click();
+  const squiggles = page.locator('.editor-group-container.active .view-overlays [class*="squiggly-"]');
+  await squiggles.first().waitFor({ state: 'attached', timeout: 60_000 });
+  const toggle = async (): Promise<void> => {
+    await cs.runCommand('Preferences: Open Settings (UI)');
+    // The Settings editor opens with the focus in its search box.
+    await page.locator('.settings-editor').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1_000);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('jitls.analyzers.tracedbool');
+    const checkbox = page.locator('.settings-editor .setting-item-bool .setting-value-checkbox').first();
+    await checkbox.waitFor({ timeout: 30_000 });
+    await checkbox.click();
+    await source.click();
+  };
+  await toggle();
+  await squiggles.first().waitFor({ state: 'detached', timeout: 120_000 });
+  assert.match(cs.jitlsOutput(), /\[settings\] sent to jitls: .*"tracedbool":false/);
+  await toggle();
+  await squiggles.first().waitFor({ state: 'attached', timeout: 120_000 });
+  assert.match(cs.jitlsOutput(), /\[settings\] sent to jitls: .*"tracedbool":true/);
+  assert.doesNotMatch(cs.jitlsOutput(), /\[restart\]/);
+});

@@ -54,9 +54,9 @@ export class ServerController implements vscode.Disposable {
     if (client === undefined || !client.isRunning()) {
       return;
     }
-    await client.sendNotification(DidChangeConfigurationNotification.type, {
-      settings: didChangeConfigurationSettings(this.readSettings()),
-    });
+    const settings = didChangeConfigurationSettings(this.readSettings());
+    this.output.appendLine(`[settings] sent to jitls: ${JSON.stringify(settings.jitls)}`);
+    await client.sendNotification(DidChangeConfigurationNotification.type, { settings });
   }
 
   /** Stops the server; the returned promise settles when it has exited. */
