@@ -31,6 +31,7 @@ func run(args []string, stdin io.Reader, stdout io.WriteCloser, stderr io.Writer
 	fs.SetOutput(stderr)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	logFile := fs.String("logfile", "", "also append the server log to this file")
+	fs.Bool("stdio", true, "serve LSP on stdin/stdout (the only transport; accepted because clients such as vscode-languageclient pass it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -29,6 +29,13 @@ func TestBadArguments(t *testing.T) {
 	}
 }
 
+func TestStdioFlagAccepted(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-stdio", "-version"}, strings.NewReader(""), nopCloser{&out}, &errb); code != 0 {
+		t.Errorf("jitls -stdio -version exited %d: %s", code, errb.String())
+	}
+}
+
 // TestStdioSession runs a whole session through run's stdio path: nothing
 // but LSP frames may appear on stdout, and the exit code follows LSP.
 func TestStdioSession(t *testing.T) {
