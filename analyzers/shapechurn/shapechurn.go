@@ -20,25 +20,13 @@ var Analyzer = New(traced.New())
 
 // New returns a fresh shapechurn analyzer that uses tracer (made by traced.New).
 func New(tracer *analysis.Analyzer) *analysis.Analyzer {
-	a := &analysis.Analyzer{
-		Name:     "shapechurn",
-		Doc:      traced.ExtractDoc(docGo, "shapechurn"),
-		URL:      traced.DocURL("shapechurn"),
-		Requires: []*analysis.Analyzer{tracer},
-	}
-	a.Run = traced.Guard(func(pass *analysis.Pass) (any, error) {
-		r, _ := pass.ResultOf[tracer].(*traced.Result)
-		if r == nil {
-			return nil, nil
-		}
+	return traced.NewAnalyzer("shapechurn", docGo, tracer, func(pass *analysis.Pass, r *traced.Result) {
 		for _, j := range r.Jitted {
 			for _, call := range j.Calls {
 				checkCall(r, j, call, pass.Report)
 			}
 		}
-		return nil, nil
 	})
-	return a
 }
 
 // checkCall reports the array arguments of call whose shape changes in an enclosing loop.

@@ -22,17 +22,7 @@ var Analyzer = New(traced.New())
 
 // New returns a fresh staticargs analyzer that uses tracer (made by traced.New).
 func New(tracer *analysis.Analyzer) *analysis.Analyzer {
-	a := &analysis.Analyzer{
-		Name:     "staticargs",
-		Doc:      traced.ExtractDoc(docGo, "staticargs"),
-		URL:      traced.DocURL("staticargs"),
-		Requires: []*analysis.Analyzer{tracer},
-	}
-	a.Run = traced.Guard(func(pass *analysis.Pass) (any, error) {
-		r, _ := pass.ResultOf[tracer].(*traced.Result)
-		if r == nil {
-			return nil, nil
-		}
+	return traced.NewAnalyzer("staticargs", docGo, tracer, func(pass *analysis.Pass, r *traced.Result) {
 		defs := definitions(r)
 		for _, j := range r.Jitted {
 			checkJitInLoop(r, j, pass.Report)
@@ -40,9 +30,7 @@ func New(tracer *analysis.Analyzer) *analysis.Analyzer {
 				checkCall(r, defs, j, call, pass.Report)
 			}
 		}
-		return nil, nil
 	})
-	return a
 }
 
 // checkJitInLoop reports a jit.Jit call inside a loop.

@@ -23,6 +23,37 @@ func New() *analysis.Analyzer {
 	}
 }
 
+// NewAnalyzer returns the jitlint analyzer called name, documented by the
+// "# Analyzer name" section of docGo (its package's doc.go source). It
+// requires tracer (made by New) and calls run with the package's Result on
+// the packages that import jit; a panic in run becomes an error (see Guard).
+func NewAnalyzer(name, docGo string, tracer *analysis.Analyzer, run func(*analysis.Pass, *Result)) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     name,
+		Doc:      ExtractDoc(docGo, name),
+		URL:      DocURL(name),
+		Requires: []*analysis.Analyzer{tracer},
+		Run: Guard(func(pass *analysis.Pass) (any, error) {
+			if r, _ := pass.ResultOf[tracer].(*Result); r != nil {
+				run(pass, r)
+			}
+			return nil, nil
+		}),
+	}
+}
+
+// NewSummaryAnalyzer is NewAnalyzer for an analyzer that runs check on
+// every traced function of a package and on the exported functions that
+// take arrays, whose findings it exports as facts (made by newFact) and
+// reports at the calls from other packages that pass them traced values.
+func NewSummaryAnalyzer(name, docGo string, tracer *analysis.Analyzer, check CheckFunc, newFact func() SummaryFact) *analysis.Analyzer {
+	a := NewAnalyzer(name, docGo, tracer, func(pass *analysis.Pass, r *Result) {
+		checkPackage(pass, r, check, newFact)
+	})
+	a.FactTypes = []analysis.Fact{newFact()}
+	return a
+}
+
 // DocURL is the documentation address of the analyzer called name.
 func DocURL(name string) string {
 	const base = "https://github.com/jitlint/jitlint/blob/main/docs/analyzers.md"

@@ -46,11 +46,11 @@ type SummaryFact interface {
 // CheckFunc reports the problems of one traced function of r.
 type CheckFunc func(r *Result, fn *Func, report func(analysis.Diagnostic))
 
-// Check runs check on every traced function of the package, reports the
+// checkPackage runs check on every traced function of the package, reports the
 // calls into other packages whose facts (made by newFact) say they misuse a
 // traced argument, and exports facts for the package's exported functions
 // that take arrays.
-func Check(pass *analysis.Pass, r *Result, check CheckFunc, newFact func() SummaryFact) {
+func checkPackage(pass *analysis.Pass, r *Result, check CheckFunc, newFact func() SummaryFact) {
 	for _, fn := range r.Funcs {
 		check(r, fn, pass.Report)
 	}

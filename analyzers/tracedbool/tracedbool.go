@@ -20,20 +20,7 @@ var Analyzer = New(traced.New())
 
 // New returns a fresh tracedbool analyzer that uses tracer (made by traced.New).
 func New(tracer *analysis.Analyzer) *analysis.Analyzer {
-	a := &analysis.Analyzer{
-		Name:      "tracedbool",
-		Doc:       traced.ExtractDoc(docGo, "tracedbool"),
-		URL:       traced.DocURL("tracedbool"),
-		Requires:  []*analysis.Analyzer{tracer},
-		FactTypes: []analysis.Fact{new(fact)},
-	}
-	a.Run = traced.Guard(func(pass *analysis.Pass) (any, error) {
-		if r, _ := pass.ResultOf[tracer].(*traced.Result); r != nil {
-			traced.Check(pass, r, check, func() traced.SummaryFact { return new(fact) })
-		}
-		return nil, nil
-	})
-	return a
+	return traced.NewSummaryAnalyzer("tracedbool", docGo, tracer, check, func() traced.SummaryFact { return new(fact) })
 }
 
 // fact says which parameters of an exported function are converted to Go values.

@@ -22,20 +22,7 @@ var Analyzer = New(traced.New())
 
 // New returns a fresh traceeffect analyzer that uses tracer (made by traced.New).
 func New(tracer *analysis.Analyzer) *analysis.Analyzer {
-	a := &analysis.Analyzer{
-		Name:      "traceeffect",
-		Doc:       traced.ExtractDoc(docGo, "traceeffect"),
-		URL:       traced.DocURL("traceeffect"),
-		Requires:  []*analysis.Analyzer{tracer},
-		FactTypes: []analysis.Fact{new(fact)},
-	}
-	a.Run = traced.Guard(func(pass *analysis.Pass) (any, error) {
-		if r, _ := pass.ResultOf[tracer].(*traced.Result); r != nil {
-			traced.Check(pass, r, check, func() traced.SummaryFact { return new(fact) })
-		}
-		return nil, nil
-	})
-	return a
+	return traced.NewSummaryAnalyzer("traceeffect", docGo, tracer, check, func() traced.SummaryFact { return new(fact) })
 }
 
 // fact says which parameters of an exported function reach a trace-time effect.

@@ -25,23 +25,14 @@ var Analyzer = New(traced.New(), DefaultMax)
 // New returns a fresh unrolledloop analyzer that uses tracer (made by
 // traced.New) and reports trip counts above max (its -max flag).
 func New(tracer *analysis.Analyzer, max int) *analysis.Analyzer {
-	a := &analysis.Analyzer{
-		Name:     "unrolledloop",
-		Doc:      traced.ExtractDoc(docGo, "unrolledloop"),
-		URL:      traced.DocURL("unrolledloop"),
-		Requires: []*analysis.Analyzer{tracer},
-	}
 	limit := new(int)
-	a.Flags.IntVar(limit, "max", max, "largest trip count of a Go loop in traced code that is not reported")
-	a.Run = traced.Guard(func(pass *analysis.Pass) (any, error) {
-		if r, _ := pass.ResultOf[tracer].(*traced.Result); r != nil {
-			c := &checker{r: r, max: int64(*limit), report: pass.Report}
-			for _, fn := range r.Funcs {
-				c.check(fn)
-			}
+	a := traced.NewAnalyzer("unrolledloop", docGo, tracer, func(pass *analysis.Pass, r *traced.Result) {
+		c := &checker{r: r, max: int64(*limit), report: pass.Report}
+		for _, fn := range r.Funcs {
+			c.check(fn)
 		}
-		return nil, nil
 	})
+	a.Flags.IntVar(limit, "max", max, "largest trip count of a Go loop in traced code that is not reported")
 	return a
 }
 
