@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
 // Integer and bool kernels, with the reference evaluator's semantics:
@@ -91,7 +92,7 @@ func intUnary[T int32 | int64](prim string, y int) func(d, a []T) {
 		return func(d, a []T) {
 			d = d[:len(a)]
 			for i, v := range a {
-				d[i] = powPos(v, int64(y))
+				d[i] = eval.IntPow(v, int64(y))
 			}
 		}
 	}
@@ -104,36 +105,6 @@ func sign[T int32 | int64](v T) int {
 	case v > 0:
 		return 1
 	case v < 0:
-		return -1
-	}
-	return 0
-}
-
-// powPos computes x^y for y >= 0 by repeated squaring, wrapping on overflow.
-func powPos[T int32 | int64](x T, y int64) T {
-	acc := T(1)
-	for y > 0 {
-		if y&1 == 1 {
-			acc *= x
-		}
-		x *= x
-		y >>= 1
-	}
-	return acc
-}
-
-// intPow is integer pow; a negative exponent truncates 1/x^|y|.
-func intPow[T int32 | int64](x, y T) T {
-	if y >= 0 {
-		return powPos(x, int64(y))
-	}
-	switch x {
-	case 1:
-		return 1
-	case -1:
-		if y%2 == 0 {
-			return 1
-		}
 		return -1
 	}
 	return 0
@@ -194,29 +165,23 @@ func intBinary[T int32 | int64](prim string) func(d, a, b []T) {
 		}
 	case ir.Div:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				if b[i] == 0 {
-					d[i] = -1
-				} else {
-					d[i] = a[i] / b[i]
-				}
+				d[i] = eval.IntDiv(a[i], b[i])
 			}
 		}
 	case ir.Rem:
 		return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				if b[i] == 0 {
-					d[i] = a[i]
-				} else {
-					d[i] = a[i] % b[i]
-				}
+				d[i] = eval.IntRem(a[i], b[i])
 			}
 		}
 	case ir.Pow:
 		return func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = intPow(a[i], b[i])
+				d[i] = eval.IntPow(a[i], int64(b[i]))
 			}
 		}
 	case ir.Max:

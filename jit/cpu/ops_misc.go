@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
 // compareOp builds a comparison (bool result; IEEE semantics for NaN).
@@ -251,14 +252,14 @@ func fromF64(d loc, dt ir.DType) func(fr *frame, t []float64) {
 		return func(fr *frame, t []float64) {
 			o := fr.i32[d.reg][:len(t)]
 			for i, v := range t {
-				o[i] = int32(saturate(v, math.MinInt32, math.MaxInt32))
+				o[i] = int32(eval.Saturate(v, math.MinInt32, math.MaxInt32))
 			}
 		}
 	case cI64:
 		return func(fr *frame, t []float64) {
 			o := fr.i64[d.reg][:len(t)]
 			for i, v := range t {
-				o[i] = saturate(v, math.MinInt64, math.MaxInt64)
+				o[i] = eval.Saturate(v, math.MinInt64, math.MaxInt64)
 			}
 		}
 	}
@@ -268,19 +269,6 @@ func fromF64(d loc, dt ir.DType) func(fr *frame, t []float64) {
 			o[i] = v != 0
 		}
 	}
-}
-
-// saturate truncates v toward zero and clamps it into [lo, hi]; NaN gives 0.
-func saturate(v float64, lo, hi int64) int64 {
-	switch {
-	case v != v:
-		return 0
-	case v <= float64(lo):
-		return lo
-	case v >= float64(hi):
-		return hi
-	}
-	return int64(v)
 }
 
 // intConvert converts an integer register to dtype dt.

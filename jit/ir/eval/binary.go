@@ -195,21 +195,11 @@ func intBinary[T int32 | int64](prim string) func(x, y T) T {
 	case ir.Mul:
 		return func(x, y T) T { return x * y }
 	case ir.Div:
-		return func(x, y T) T {
-			if y == 0 {
-				return -1
-			}
-			return x / y
-		}
+		return IntDiv[T]
 	case ir.Rem:
-		return func(x, y T) T {
-			if y == 0 {
-				return x
-			}
-			return x % y
-		}
+		return IntRem[T]
 	case ir.Pow:
-		return intPow[T]
+		return func(x, y T) T { return IntPow(x, int64(y)) }
 	case ir.Max:
 		return func(x, y T) T { return max(x, y) }
 	case ir.Min:
@@ -220,24 +210,6 @@ func intBinary[T int32 | int64](prim string) func(x, y T) T {
 		return func(x, y T) T { return x | y }
 	}
 	return nil
-}
-
-// intPow is integer exponentiation; a negative exponent gives the truncated
-// 1/x^|y|: 1 for x = 1, ±1 for x = -1, 0 otherwise (also for x = 0).
-func intPow[T int32 | int64](x, y T) T {
-	if y >= 0 {
-		return intPowPos(x, int64(y))
-	}
-	switch x {
-	case 1:
-		return 1
-	case -1:
-		if y%2 == 0 {
-			return 1
-		}
-		return -1
-	}
-	return 0
 }
 
 // boolBinary returns the kernel of a binary primitive on bools (and, or;

@@ -61,25 +61,12 @@ func fromFloats(out *ir.Buffer, src []float64) {
 	case []float64:
 		copy(d, src)
 	case []int32:
-		mapInto(d, src, func(v float64) int32 { return int32(saturate(v, math.MinInt32, math.MaxInt32)) })
+		mapInto(d, src, func(v float64) int32 { return int32(Saturate(v, math.MinInt32, math.MaxInt32)) })
 	case []int64:
-		mapInto(d, src, func(v float64) int64 { return saturate(v, math.MinInt64, math.MaxInt64) })
+		mapInto(d, src, func(v float64) int64 { return Saturate(v, math.MinInt64, math.MaxInt64) })
 	case []bool:
 		mapInto(d, src, func(v float64) bool { return v != 0 })
 	}
-}
-
-// saturate truncates v toward zero and clamps it into [lo, hi]; NaN gives 0.
-func saturate(v float64, lo, hi int64) int64 {
-	switch {
-	case v != v:
-		return 0
-	case v <= float64(lo):
-		return lo
-	case v >= float64(hi): // float64(hi) rounds up to 2^31 or 2^63
-		return hi
-	}
-	return int64(v)
 }
 
 // fromInts stores int64 values into out with convert semantics.

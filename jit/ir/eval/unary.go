@@ -158,7 +158,7 @@ func intUnary[T int32 | int64](prim string, y int) (func(T) T, error) {
 		if y < 0 {
 			return nil, fmt.Errorf("integers cannot be raised to the negative power %d", y)
 		}
-		return func(x T) T { return intPowPos(x, int64(y)) }, nil
+		return func(x T) T { return IntPow(x, int64(y)) }, nil
 	}
 	var zero T
 	return nil, notDefined(intDType(zero))
@@ -171,17 +171,4 @@ func intDType[T int32 | int64](T) ir.DType {
 		return ir.Int32
 	}
 	return ir.Int64
-}
-
-// intPowPos computes x^y for y >= 0 by repeated squaring, wrapping on overflow.
-func intPowPos[T int32 | int64](x T, y int64) T {
-	acc := T(1)
-	for y > 0 {
-		if y&1 == 1 {
-			acc *= x
-		}
-		x *= x
-		y >>= 1
-	}
-	return acc
 }
