@@ -120,37 +120,15 @@ func mathLoop(prim string, y int) func(d, a []float64) {
 
 // nativeUnary returns the exact elementwise kernel of neg, abs or sign.
 func nativeUnary[T float32 | float64](prim string) func(d, a []T) {
-	switch prim {
-	case ir.Neg:
-		return func(d, a []T) {
-			d = d[:len(a)]
-			for i, v := range a {
-				d[i] = -v
-			}
-		}
-	case ir.Abs:
-		return func(d, a []T) {
-			d = d[:len(a)]
-			for i, v := range a {
-				d[i] = T(math.Abs(float64(v)))
-			}
-		}
-	case ir.Sign:
-		return func(d, a []T) {
-			d = d[:len(a)]
-			for i, v := range a {
-				switch {
-				case v > 0:
-					d[i] = 1
-				case v < 0:
-					d[i] = -1
-				default:
-					d[i] = v // ±0 and NaN
-				}
-			}
+	if prim != ir.Abs {
+		return arithUnary[T](prim)
+	}
+	return func(d, a []T) {
+		d = d[:len(a)]
+		for i, v := range a {
+			d[i] = T(math.Abs(float64(v)))
 		}
 	}
-	return nil
 }
 
 // floatUnaryOp builds a unary op on a float register of dtype dt.
@@ -229,51 +207,15 @@ func blockRounder(dt ir.DType) func(d []float32) {
 
 // nativeBinary returns the exact kernel of add, sub, mul, div, max or min.
 func nativeBinary[T float32 | float64](prim string) func(d, a, b []T) {
-	switch prim {
-	case ir.Add:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] + b[i]
-			}
-		}
-	case ir.Sub:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] - b[i]
-			}
-		}
-	case ir.Mul:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] * b[i]
-			}
-		}
-	case ir.Div:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] / b[i]
-			}
-		}
-	case ir.Max: // the builtin propagates NaN and orders -0 < +0, as eval does
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = max(a[i], b[i])
-			}
-		}
-	case ir.Min:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = min(a[i], b[i])
-			}
+	if prim != ir.Div {
+		return arithBinary[T](prim)
+	}
+	return func(d, a, b []T) {
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = a[i] / b[i]
 		}
 	}
-	return nil
 }
 
 // mathBinary returns the float64 loop of pow or rem.

@@ -54,20 +54,8 @@ func unaryOp(e *ir.Eqn, ins []loc, dts []ir.DType, dst loc) (op, error) {
 // intUnary returns the kernel of a unary primitive on integers, or nil.
 func intUnary[T int32 | int64](prim string, y int) func(d, a []T) {
 	switch prim {
-	case ir.Neg:
-		return func(d, a []T) {
-			d = d[:len(a)]
-			for i, v := range a {
-				d[i] = -v
-			}
-		}
-	case ir.Sign:
-		return func(d, a []T) {
-			d = d[:len(a)]
-			for i, v := range a {
-				d[i] = T(sign(v))
-			}
-		}
+	case ir.Neg, ir.Sign:
+		return arithUnary[T](prim)
 	case ir.Abs:
 		return func(d, a []T) {
 			d = d[:len(a)]
@@ -97,17 +85,6 @@ func intUnary[T int32 | int64](prim string, y int) func(d, a []T) {
 		}
 	}
 	return nil
-}
-
-// sign returns -1, 0 or 1.
-func sign[T int32 | int64](v T) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
 }
 
 // binaryOp builds the op of an arithmetic or logical binary primitive.
@@ -142,27 +119,8 @@ func binaryOp(prim string, ins []loc, dts []ir.DType, dst loc) (op, error) {
 // intBinary returns the kernel of a binary primitive on integers, or nil.
 func intBinary[T int32 | int64](prim string) func(d, a, b []T) {
 	switch prim {
-	case ir.Add:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] + b[i]
-			}
-		}
-	case ir.Sub:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] - b[i]
-			}
-		}
-	case ir.Mul:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] * b[i]
-			}
-		}
+	case ir.Add, ir.Sub, ir.Mul, ir.Max, ir.Min:
+		return arithBinary[T](prim)
 	case ir.Div:
 		return func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]
@@ -182,20 +140,6 @@ func intBinary[T int32 | int64](prim string) func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				d[i] = eval.IntPow(a[i], int64(b[i]))
-			}
-		}
-	case ir.Max:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = max(a[i], b[i])
-			}
-		}
-	case ir.Min:
-		return func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = min(a[i], b[i])
 			}
 		}
 	case ir.And:
