@@ -13,8 +13,5 @@ func TestStaticArgs(t *testing.T) {
 }
 
 func TestHoistFix(t *testing.T) {
-	dir := fixturetest.Dir(t)
-	results := analysistest.RunWithSuggestedFixes(t, dir, staticargs.Analyzer, "staticargs/hoist")
-	fixturetest.CountFixes(t, results, 2)
-	fixturetest.BuildGolden(t, dir, "staticargs/hoist")
+	fixturetest.Fixes(t, staticargs.Analyzer, "staticargs/hoist", 2)
 }

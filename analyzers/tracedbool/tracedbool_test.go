@@ -9,13 +9,9 @@ import (
 )
 
 func TestTracedBool(t *testing.T) {
-	dir := fixturetest.Dir(t)
-	analysistest.Run(t, dir, tracedbool.Analyzer, "tracedbool/a", "tracedbool/helpers", "tracedbool/cross")
+	analysistest.Run(t, fixturetest.Dir(t), tracedbool.Analyzer, "tracedbool/a", "tracedbool/helpers", "tracedbool/cross")
 }
 
 func TestTracedBoolFixes(t *testing.T) {
-	dir := fixturetest.Dir(t)
-	results := analysistest.RunWithSuggestedFixes(t, dir, tracedbool.Analyzer, "tracedbool/a")
-	fixturetest.CountFixes(t, results, 2)
-	fixturetest.BuildGolden(t, dir, "tracedbool/a")
+	fixturetest.Fixes(t, tracedbool.Analyzer, "tracedbool/a", 2)
 }

@@ -9,15 +9,11 @@ import (
 )
 
 func TestTraceEffect(t *testing.T) {
-	dir := fixturetest.Dir(t)
-	analysistest.Run(t, dir, traceeffect.Analyzer, "traceeffect/a", "traceeffect/helpers", "traceeffect/cross")
+	analysistest.Run(t, fixturetest.Dir(t), traceeffect.Analyzer, "traceeffect/a", "traceeffect/helpers", "traceeffect/cross")
 }
 
 func TestTraceEffectFixes(t *testing.T) {
-	dir := fixturetest.Dir(t)
 	for pkg, fixes := range map[string]int{"traceeffect/a": 2, "traceeffect/fixone": 1} {
-		results := analysistest.RunWithSuggestedFixes(t, dir, traceeffect.Analyzer, pkg)
-		fixturetest.CountFixes(t, results, fixes)
-		fixturetest.BuildGolden(t, dir, pkg)
+		fixturetest.Fixes(t, traceeffect.Analyzer, pkg, fixes)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -23,11 +24,22 @@ func Dir(t testing.TB) string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata")
 }
 
-// BuildGolden checks that the fixed code compiles: it copies the fixture
+// Fixes runs a on the fixture package pkg with its suggested fixes
+// applied, and checks the fixed files against their .go.golden versions,
+// that there are exactly want fixes, and that the fixed code builds.
+func Fixes(t testing.TB, a *analysis.Analyzer, pkg string, want int) {
+	t.Helper()
+	dir := Dir(t)
+	results := analysistest.RunWithSuggestedFixes(t, dir, a, pkg)
+	countFixes(t, results, want)
+	buildGolden(t, dir, pkg)
+}
+
+// buildGolden checks that the fixed code compiles: it copies the fixture
 // package pkg (its .go files replaced by their .go.golden versions where
 // one exists) and the jit API copy into a temporary module, and runs
 // go build on it.
-func BuildGolden(t testing.TB, dir, pkg string) {
+func buildGolden(t testing.TB, dir, pkg string) {
 	t.Helper()
 	tmp := t.TempDir()
 	copyGo := func(from, to string, golden bool) {
@@ -73,11 +85,11 @@ func BuildGolden(t testing.TB, dir, pkg string) {
 	}
 }
 
-// CountFixes fails the test unless the diagnostics of results carry exactly
+// countFixes fails the test unless the diagnostics of results carry exactly
 // want suggested fixes. (analysistest.RunWithSuggestedFixes checks the
 // .golden files only for files that some fix edits: with no fix at all it
 // passes, so the tests count them.)
-func CountFixes(t testing.TB, results []*analysistest.Result, want int) {
+func countFixes(t testing.TB, results []*analysistest.Result, want int) {
 	t.Helper()
 	got := 0
 	for _, r := range results {
