@@ -57,8 +57,8 @@ func checkCall(r *traced.Result, j *traced.Jitted, call *ast.CallExpr, report fu
 
 // argName names argument k: the parameter's name when known, else the expression.
 func argName(j *traced.Jitted, k int, arg ast.Expr) string {
-	if j.Target != nil && k < len(j.Target.Params) && j.Target.Params[k] != nil && j.Target.Params[k].Name() != "_" {
-		return j.Target.Params[k].Name()
+	if name := j.ParamName(k); name != "" {
+		return name
 	}
 	return types.ExprString(arg)
 }

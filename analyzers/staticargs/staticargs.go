@@ -108,8 +108,8 @@ func paramType(r *traced.Result, call *ast.CallExpr, k int) types.Type {
 
 // paramName names static argument k: its parameter name when known.
 func paramName(j *traced.Jitted, k int) string {
-	if j.Target != nil && k < len(j.Target.Params) && j.Target.Params[k] != nil && j.Target.Params[k].Name() != "_" {
-		return j.Target.Params[k].Name()
+	if name := j.ParamName(k); name != "" {
+		return name
 	}
 	return fmt.Sprint(k)
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -60,13 +61,15 @@ type IndirectCall struct {
 }
 
 // IsStatic reports whether argument i is static.
-func (j *Jitted) IsStatic(i int) bool {
-	for _, s := range j.Static {
-		if s == i {
-			return true
-		}
+func (j *Jitted) IsStatic(i int) bool { return slices.Contains(j.Static, i) }
+
+// ParamName returns the name of parameter i of the jitted function, or ""
+// when it is unknown (a function of another package) or blank.
+func (j *Jitted) ParamName(i int) string {
+	if j.Target == nil || i >= len(j.Target.Params) || j.Target.Params[i] == nil || j.Target.Params[i].Name() == "_" {
+		return ""
 	}
-	return false
+	return j.Target.Params[i].Name()
 }
 
 // ExternalCall is a call in traced code of a function of another package
@@ -84,14 +87,7 @@ type ExternalCall struct {
 }
 
 // HasParam reports whether parameter i receives a traced value.
-func (c *ExternalCall) HasParam(i int) bool {
-	for _, p := range c.Params {
-		if p == i {
-			return true
-		}
-	}
-	return false
-}
+func (c *ExternalCall) HasParam(i int) bool { return slices.Contains(c.Params, i) }
 
 // Result is what the traced analyzer computes for one package. A nil
 // *Result means the package does not import jit.
