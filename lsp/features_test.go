@@ -132,7 +132,7 @@ func TestDiagnosticsFixesAndIncrementalSync(t *testing.T) {
 
 	// Apply the fix as an incremental change: the diagnostic goes away and
 	// the clearing is sent as [] (not null).
-	c.clear()
+	c.Clear()
 	c.notify("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": u, "version": 2},
 		"contentChanges": []any{map[string]any{"range": d.Range, "text": "true"}},
@@ -141,13 +141,13 @@ func TestDiagnosticsFixesAndIncrementalSync(t *testing.T) {
 
 	// A full-text change brings it back; then the analyzer is switched off
 	// through didChangeConfiguration.
-	c.clear()
+	c.Clear()
 	c.notify("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": u, "version": 3},
 		"contentChanges": []any{map[string]any{"text": text}},
 	})
 	c.diagsFor(u, "diagnostic after full change", func(d []protocol.Diagnostic) bool { return len(d) == 1 })
-	c.clear()
+	c.Clear()
 	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"jitls": map[string]any{"analyzers": map[string]bool{"boolcall": false}}}})
 	c.diagsFor(u, "diagnostics cleared by configuration", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
 
@@ -239,7 +239,7 @@ func TestImportChangesReloadDependencies(t *testing.T) {
 	u, text := openFile(c, path)
 	c.diagsFor(u, "first diagnostics", func(d []protocol.Diagnostic) bool { return len(d) == 1 })
 	change := func(version int, newText string) {
-		c.clear()
+		c.Clear()
 		c.notify("textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": u, "version": version},
 			"contentChanges": []any{map[string]any{"text": newText}},

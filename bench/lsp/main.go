@@ -85,11 +85,11 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 	if _, err := c.request("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"allowCodeExecution": true}}); err != nil {
 		return err
 	}
-	c.notify("initialized", map[string]any{})
+	c.Notify("initialized", map[string]any{})
 	uri := "file://" + file
 	t0 := time.Now()
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": src}})
-	if _, _, err := c.diagnostics(uri, 1); err != nil {
+	c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": src}})
+	if err := c.diagnostics(uri, 1); err != nil {
 		return err
 	}
 	first := time.Since(t0)
@@ -107,13 +107,13 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 		col := i - strings.LastIndex(text[:i], "\n") - 1
 		text = text[:i] + repl + text[i+len(old):]
 		start := time.Now()
-		c.notify("textDocument/didChange", map[string]any{
+		c.Notify("textDocument/didChange", map[string]any{
 			"textDocument": map[string]any{"uri": uri, "version": version},
 			"contentChanges": []any{map[string]any{
 				"range": map[string]any{"start": map[string]int{"line": line, "character": col}, "end": map[string]int{"line": line, "character": col + 3}},
 				"text":  repl}},
 		})
-		_, _, err := c.diagnostics(uri, version)
+		err := c.diagnostics(uri, version)
 		return time.Since(start), err
 	}
 	var lat []time.Duration
@@ -215,7 +215,7 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 	after := rss(cmd.Process.Pid)
 	fmt.Printf("### Server memory\n\n| when | RSS |\n|---|---|\n| after the first analyses and hovers | %s |\n| after %d more edits (each analysed and published) | %s |\n\n", before, rssEdits, after)
 	c.request("shutdown", nil)
-	c.notify("exit", nil)
+	c.Notify("exit", nil)
 	cmd.Wait()
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package lsptest has helpers shared by the jitls tests (lsp and
-// cmd/jitls): a sample module in a temporary directory and a digest of a
-// directory tree, to check that nothing in the workspace changed.
+// cmd/jitls) and by bench/lsp: a sample module in a temporary directory, a
+// digest of a directory tree (to check that nothing in the workspace
+// changed) and a raw JSON-RPC LSP client.
 package lsptest
 
 import (
