@@ -68,11 +68,7 @@ func newBuilder(fset *token.FileSet, files []*ast.File, pkg *types.Package, info
 			case *ast.AssignStmt:
 				b.recordLits(n.Lhs, n.Rhs)
 			case *ast.ValueSpec:
-				lhs := make([]ast.Expr, len(n.Names))
-				for i, id := range n.Names {
-					lhs[i] = id
-				}
-				b.recordLits(lhs, n.Values)
+				b.recordLits(specNames(n), n.Values)
 			}
 			return true
 		})
@@ -95,6 +91,16 @@ func (b *builder) recordLits(lhs, rhs []ast.Expr) {
 			b.lits[obj] = lit
 		}
 	}
+}
+
+// specNames returns the names of a var or const spec as the left-hand
+// side of an assignment.
+func specNames(s *ast.ValueSpec) []ast.Expr {
+	lhs := make([]ast.Expr, len(s.Names))
+	for i, id := range s.Names {
+		lhs[i] = id
+	}
+	return lhs
 }
 
 func (b *builder) objOf(id *ast.Ident) types.Object {

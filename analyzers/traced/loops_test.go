@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// check type-checks src (package p) and returns its file and info.
-func check(t *testing.T, src string) (*ast.File, *types.Info) {
+// check type-checks src (package p of one file, p.go).
+func check(t *testing.T, src string) (*token.FileSet, *ast.File, *types.Package, *types.Info) {
 	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
@@ -19,14 +19,15 @@ func check(t *testing.T, src string) (*ast.File, *types.Info) {
 	}
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: importer.Default()}
-	if _, err := conf.Check("p", fset, []*ast.File{f}, info); err != nil {
+	pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return f, info
+	return fset, f, pkg, info
 }
 
 func TestTrips(t *testing.T) {
-	f, info := check(t, `package p
+	_, f, _, info := check(t, `package p
 const n = 40
 func f(m int, s []int) {
 	for i := 0; i < 10; i++ {}
@@ -65,7 +66,7 @@ func f(m int, s []int) {
 }
 
 func TestMaxInt(t *testing.T) {
-	f, info := check(t, `package p
+	_, f, _, info := check(t, `package p
 func g(int) {}
 func f(m int) {
 	g(5)

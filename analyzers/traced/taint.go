@@ -47,11 +47,7 @@ func (b *builder) sweep(fn *Func) {
 		case *ast.AssignStmt:
 			b.assign(n.Lhs, n.Rhs)
 		case *ast.ValueSpec:
-			lhs := make([]ast.Expr, len(n.Names))
-			for i, id := range n.Names {
-				lhs[i] = id
-			}
-			b.assign(lhs, n.Values)
+			b.assign(specNames(n), n.Values)
 		case *ast.RangeStmt:
 			if n.Value != nil && b.IsTraced(n.X) {
 				b.taintLHS(n.Value)
