@@ -177,6 +177,9 @@ func withFacts(as []*analysis.Analyzer) []*analysis.Analyzer {
 	return out
 }
 
+// sizes are the gc compiler's type sizes for the target architecture.
+var sizes = types.SizesFor("gc", build.Default.GOARCH)
+
 // typeCheck parses the package's files and type-checks them against the
 // compiler's export data of its imports.
 func typeCheck(fset *token.FileSet, cfg *unitchecker.Config) (*types.Package, []*ast.File, *types.Info, error) {
@@ -215,7 +218,7 @@ func typeCheck(fset *token.FileSet, cfg *unitchecker.Config) (*types.Package, []
 		Selections:   map[*ast.SelectorExpr]*types.Selection{},
 		FileVersions: map[*ast.File]string{},
 	}
-	tc := &types.Config{Importer: imp, Sizes: types.SizesFor("gc", build.Default.GOARCH), GoVersion: cfg.GoVersion}
+	tc := &types.Config{Importer: imp, Sizes: sizes, GoVersion: cfg.GoVersion}
 	pkg, err := tc.Check(cfg.ImportPath, fset, files, info)
 	return pkg, files, info, err
 }

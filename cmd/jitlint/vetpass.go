@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/token"
 	"go/types"
 	"os"
@@ -76,7 +75,7 @@ func (v *vetPass) newPass(a *analysis.Analyzer, inputs map[*analysis.Analyzer]an
 		IgnoredFiles: v.cfg.IgnoredFiles,
 		Pkg:          v.pkg,
 		TypesInfo:    v.info,
-		TypesSizes:   types.SizesFor("gc", build.Default.GOARCH),
+		TypesSizes:   sizes,
 		Module:       module,
 		ResultOf:     inputs,
 		Report:       func(d analysis.Diagnostic) { r.diags = append(r.diags, d) },

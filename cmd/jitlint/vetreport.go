@@ -100,12 +100,8 @@ func toJSON(fset *token.FileSet, d analysis.Diagnostic) jsonDiagnostic {
 	for _, f := range d.SuggestedFixes {
 		jf := jsonFix{Message: f.Message}
 		for _, e := range f.TextEdits {
-			end := e.End
-			if !end.IsValid() {
-				end = e.Pos
-			}
-			file := fset.File(e.Pos)
-			jf.Edits = append(jf.Edits, jsonEdit{Filename: file.Name(), Start: file.Offset(e.Pos), End: file.Offset(end), New: string(e.NewText)})
+			name, ed := toEdit(fset, e)
+			jf.Edits = append(jf.Edits, jsonEdit{Filename: name, Start: ed.start, End: ed.end, New: ed.text})
 		}
 		j.SuggestedFixes = append(j.SuggestedFixes, jf)
 	}
@@ -119,6 +115,17 @@ func toJSON(fset *token.FileSet, d analysis.Diagnostic) jsonDiagnostic {
 type edit struct {
 	start, end int
 	text       string
+}
+
+// toEdit returns the name of the file that e edits and e as byte offsets
+// in it (an edit without an end inserts at its start).
+func toEdit(fset *token.FileSet, e analysis.TextEdit) (string, edit) {
+	end := e.End
+	if !end.IsValid() {
+		end = e.Pos
+	}
+	file := fset.File(e.Pos)
+	return file.Name(), edit{file.Offset(e.Pos), file.Offset(end), string(e.NewText)}
 }
 
 // writeFixArchive applies the first suggested fix of each diagnostic (fixes
@@ -136,12 +143,8 @@ func writeFixArchive(fset *token.FileSet, archive string, results []result) int 
 			}
 			fix := map[string][]edit{}
 			for _, e := range d.SuggestedFixes[0].TextEdits {
-				end := e.End
-				if !end.IsValid() {
-					end = e.Pos
-				}
-				file := fset.File(e.Pos)
-				fix[file.Name()] = append(fix[file.Name()], edit{file.Offset(e.Pos), file.Offset(end), string(e.NewText)})
+				name, ed := toEdit(fset, e)
+				fix[name] = append(fix[name], ed)
 			}
 			if !conflicts(byFile, fix) {
 				for name, es := range fix {
