@@ -70,21 +70,7 @@ func TestGoVetFacts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds jitlint and runs go vet")
 	}
-	root := moduleRoot(t)
-	src := filepath.Join(root, "testdata", "src")
-	tmp := t.TempDir()
-	copyDir(t, filepath.Join(src, "github.com", "jitlint", "jitlint", "jit"), filepath.Join(tmp, "jitstub", "jit"))
-	copyDir(t, filepath.Join(src, "tracedbool", "helpers"), filepath.Join(tmp, "helpers"))
-	copyDir(t, filepath.Join(src, "tracedbool", "cross"), filepath.Join(tmp, "cross"))
-	files := map[string]string{
-		"go.mod":         "module tracedbool\n\ngo 1.26\n\nrequire github.com/jitlint/jitlint v0.0.0\n\nreplace github.com/jitlint/jitlint => ./jitstub\n",
-		"jitstub/go.mod": "module github.com/jitlint/jitlint\n\ngo 1.26\n",
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tmp := fixtureModule(t, map[string]string{"helpers": "tracedbool/helpers", "cross": "tracedbool/cross"})
 	// The expected findings are the lines of cross.go with a want comment.
 	data, err := os.ReadFile(filepath.Join(tmp, "cross", "cross.go"))
 	if err != nil {
