@@ -107,7 +107,7 @@ func (k *kernel) run(st *state) error {
 		w = workers()
 	}
 	sc.bounds = k.chunks(sc.bounds[:0], w)
-	nc := len(sc.bounds) - 1
+	nc := max(len(sc.bounds)-1, 0) // no bounds at all when k.n == 0
 	nw := min(w, nc)
 	// Frames are allocated here, on the calling goroutine.
 	for i := 0; i < nw; i++ {

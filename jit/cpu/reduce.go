@@ -12,13 +12,13 @@ import (
 // output element. Floats accumulate in float64 and integers in int64, as
 // the reference evaluator does; sums wrap like the evaluator's.
 type reduction struct {
-	prim        string
+	kind        foldKind
 	opnd        loc
 	dt          ir.DType
 	rows, inner int
 	slot        int
 	aval        ir.Aval
-	// accumulate folds a block of the operand into the frame's partials.
+	// acc folds a block of the operand into the frame's partials.
 	acc func(fr *frame, n int)
 }
 
@@ -53,20 +53,20 @@ func (b *kbuilder) reduction(e *ir.Eqn) (*reduction, error) {
 		return nil, err
 	}
 	out := e.Out[0]
-	r := &reduction{prim: e.Prim, opnd: l, dt: e.In[0].Type().DType, slot: b.c.slots[out], aval: out.Aval}
+	r := &reduction{kind: foldKindOf(e.Prim), opnd: l, dt: e.In[0].Type().DType, slot: b.c.slots[out], aval: out.Aval}
 	r.rows = out.Aval.Size()
 	if r.rows > 0 {
 		r.inner = b.k.n / r.rows
 	}
 	switch l.c {
 	case cF32:
-		r.acc = accFloat(regF32, l.reg, e.Prim, r)
+		r.acc = accFloat(regF32, l.reg, r)
 	case cF64:
-		r.acc = accFloat(regF64, l.reg, e.Prim, r)
+		r.acc = accFloat(regF64, l.reg, r)
 	case cI32:
-		r.acc = accInt(regI32, l.reg, e.Prim, r)
+		r.acc = accInt(regI32, l.reg, r)
 	case cI64:
-		r.acc = accInt(regI64, l.reg, e.Prim, r)
+		r.acc = accInt(regI64, l.reg, r)
 	default:
 		return nil, errUnfusable
 	}
@@ -78,10 +78,10 @@ func (r *reduction) isFloat() bool { return r.opnd.c == cF32 || r.opnd.c == cF64
 
 // initF returns the float identity of the reduction.
 func (r *reduction) initF() float64 {
-	switch r.prim {
-	case ir.ReduceMax:
+	switch r.kind {
+	case foldMax:
 		return math.Inf(-1)
-	case ir.ReduceMin:
+	case foldMin:
 		return math.Inf(1)
 	}
 	return 0
@@ -93,10 +93,10 @@ func (r *reduction) initI() int64 {
 	if r.dt == ir.Int32 {
 		lo, hi = math.MinInt32, math.MaxInt32
 	}
-	switch r.prim {
-	case ir.ReduceMax:
+	switch r.kind {
+	case foldMax:
 		return lo
-	case ir.ReduceMin:
+	case foldMin:
 		return hi
 	}
 	return 0
@@ -126,105 +126,90 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// segments calls f(row index relative to row0, i, j) for each run [i, j)
-// of the block [lo, lo+n) that falls in one output row.
-func segments(lo, n, inner, row0 int, f func(row, i, j int)) {
-	for i := 0; i < n; {
+// foldKind is the operation that combines a reduction's elements.
+type foldKind uint8
+
+const (
+	foldSum foldKind = iota
+	foldMax
+	foldMin
+)
+
+// foldKindOf returns the operation of reduce_sum, reduce_max or reduce_min.
+func foldKindOf(prim string) foldKind {
+	switch prim {
+	case ir.ReduceMax:
+		return foldMax
+	case ir.ReduceMin:
+		return foldMin
+	}
+	return foldSum
+}
+
+// fold combines two partial results.
+func fold[A float64 | int64](k foldKind, s, x A) A {
+	switch k {
+	case foldSum:
+		return s + x
+	case foldMax:
+		return max(s, x)
+	}
+	return min(s, x)
+}
+
+// accFloat builds the float accumulation of a block into fr.acc.
+func accFloat[T float32 | float64](g func(*frame) [][]T, reg int, r *reduction) func(fr *frame, n int) {
+	return func(fr *frame, n int) { accBlock(r.kind, fr.acc, g(fr)[reg][:n], fr.lo, r.inner, fr.row0) }
+}
+
+// accInt builds the integer accumulation of a block into fr.accI.
+func accInt[T int32 | int64](g func(*frame) [][]T, reg int, r *reduction) func(fr *frame, n int) {
+	return func(fr *frame, n int) { accBlock(r.kind, fr.accI, g(fr)[reg][:n], fr.lo, r.inner, fr.row0) }
+}
+
+// accBlock folds the block v, whose first element has flat index lo, into
+// the partials acc of rows row0, row0+1, ... (inner elements a row). The
+// operation is chosen once per row segment, outside the element loop.
+func accBlock[T number, A float64 | int64](k foldKind, acc []A, v []T, lo, inner, row0 int) {
+	for i := 0; i < len(v); {
 		row := (lo + i) / inner
-		j := min(n, (row+1)*inner-lo)
-		f(row-row0, i, j)
+		j := min(len(v), (row+1)*inner-lo)
+		s := acc[row-row0]
+		switch k {
+		case foldSum:
+			for _, x := range v[i:j] {
+				s += A(x)
+			}
+		case foldMax:
+			for _, x := range v[i:j] {
+				s = max(s, A(x))
+			}
+		default:
+			for _, x := range v[i:j] {
+				s = min(s, A(x))
+			}
+		}
+		acc[row-row0] = s
 		i = j
 	}
 }
 
-// accFloat builds the float accumulation of a block.
-func accFloat[T float32 | float64](g func(*frame) [][]T, reg int, prim string, r *reduction) func(fr *frame, n int) {
-	switch prim {
-	case ir.ReduceSum:
-		return func(fr *frame, n int) {
-			v := g(fr)[reg][:n]
-			for i := 0; i < n; {
-				row := (fr.lo + i) / r.inner
-				j := min(n, (row+1)*r.inner-fr.lo)
-				s := fr.acc[row-fr.row0]
-				for _, x := range v[i:j] {
-					s += float64(x)
-				}
-				fr.acc[row-fr.row0] = s
-				i = j
-			}
-		}
-	case ir.ReduceMax:
-		return func(fr *frame, n int) {
-			v := g(fr)[reg][:n]
-			segments(fr.lo, n, r.inner, fr.row0, func(row, i, j int) {
-				s := fr.acc[row]
-				for _, x := range v[i:j] {
-					s = max(s, float64(x))
-				}
-				fr.acc[row] = s
-			})
-		}
-	}
-	return func(fr *frame, n int) {
-		v := g(fr)[reg][:n]
-		segments(fr.lo, n, r.inner, fr.row0, func(row, i, j int) {
-			s := fr.acc[row]
-			for _, x := range v[i:j] {
-				s = min(s, float64(x))
-			}
-			fr.acc[row] = s
-		})
-	}
-}
-
-// accInt builds the integer accumulation of a block.
-func accInt[T int32 | int64](g func(*frame) [][]T, reg int, prim string, r *reduction) func(fr *frame, n int) {
-	return func(fr *frame, n int) {
-		v := g(fr)[reg][:n]
-		for i := 0; i < n; {
-			row := (fr.lo + i) / r.inner
-			j := min(n, (row+1)*r.inner-fr.lo)
-			s := fr.accI[row-fr.row0]
-			switch prim {
-			case ir.ReduceSum:
-				for _, x := range v[i:j] {
-					s += int64(x)
-				}
-			case ir.ReduceMax:
-				for _, x := range v[i:j] {
-					s = max(s, int64(x))
-				}
-			default:
-				for _, x := range v[i:j] {
-					s = min(s, int64(x))
-				}
-			}
-			fr.accI[row-fr.row0] = s
-			i = j
+// combine folds each of frames' partials (part) into final, in order.
+func combine[A float64 | int64](k foldKind, final []A, frames []*frame, part func(*frame) []A) {
+	for _, fr := range frames {
+		for i, v := range part(fr) {
+			final[fr.row0+i] = fold(k, final[fr.row0+i], v)
 		}
 	}
 }
 
 // finish combines the nc frames' partials in order and stores the result.
 func (r *reduction) finish(sc *kscratch, nc int, out *ir.Buffer) {
+	frames := sc.frames[:nc]
 	if r.isFloat() {
 		sc.final = grow(sc.final, r.rows)
 		fillN(sc.final, r.initF())
-		for w := 0; w < nc; w++ {
-			fr := sc.frames[w]
-			for i, v := range fr.acc {
-				f := &sc.final[fr.row0+i]
-				switch r.prim {
-				case ir.ReduceSum:
-					*f += v
-				case ir.ReduceMax:
-					*f = max(*f, v)
-				default:
-					*f = min(*f, v)
-				}
-			}
-		}
+		combine(r.kind, sc.final, frames, func(fr *frame) []float64 { return fr.acc })
 		switch d := out.Data.(type) {
 		case []float32:
 			storeF32(r.dt)(d, sc.final)
@@ -235,20 +220,7 @@ func (r *reduction) finish(sc *kscratch, nc int, out *ir.Buffer) {
 	}
 	sc.finalI = grow(sc.finalI, r.rows)
 	fillN(sc.finalI, r.initI())
-	for w := 0; w < nc; w++ {
-		fr := sc.frames[w]
-		for i, v := range fr.accI {
-			f := &sc.finalI[fr.row0+i]
-			switch r.prim {
-			case ir.ReduceSum:
-				*f += v
-			case ir.ReduceMax:
-				*f = max(*f, v)
-			default:
-				*f = min(*f, v)
-			}
-		}
-	}
+	combine(r.kind, sc.finalI, frames, func(fr *frame) []int64 { return fr.accI })
 	switch d := out.Data.(type) {
 	case []int32:
 		for i, v := range sc.finalI {
