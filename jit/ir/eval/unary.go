@@ -82,52 +82,39 @@ func mapInto[T, R any](dst []R, src []T, f func(T) R) {
 // floatUnary returns the float64 kernel of a unary primitive, or nil when
 // the primitive does not apply to floats (not).
 func floatUnary(prim string, y int) func(float64) float64 {
-	switch prim {
-	case ir.Neg:
-		return func(x float64) float64 { return -x }
-	case ir.Sign:
-		return func(x float64) float64 {
-			switch {
-			case x > 0:
-				return 1
-			case x < 0:
-				return -1
-			}
-			return x // ±0 and NaN
-		}
-	case ir.Abs:
-		return math.Abs
-	case ir.Sin:
-		return math.Sin
-	case ir.Cos:
-		return math.Cos
-	case ir.Tan:
-		return math.Tan
-	case ir.Tanh:
-		return math.Tanh
-	case ir.Exp:
-		return math.Exp
-	case ir.Log:
-		return math.Log
-	case ir.Log1p:
-		return math.Log1p
-	case ir.Expm1:
-		return math.Expm1
-	case ir.Sqrt:
-		return math.Sqrt
-	case ir.Rsqrt:
-		return func(x float64) float64 { return 1 / math.Sqrt(x) }
-	case ir.Floor:
-		return math.Floor
-	case ir.Ceil:
-		return math.Ceil
-	case ir.Logistic:
-		return func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
-	case ir.IntegerPow:
+	if prim == ir.IntegerPow {
 		fy := float64(y)
 		return func(x float64) float64 { return math.Pow(x, fy) }
 	}
-	return nil
+	return floatFuncs[prim]
+}
+
+// floatFuncs are the float64 kernels of the parameterless unary primitives.
+var floatFuncs = map[string]func(float64) float64{
+	ir.Neg: func(x float64) float64 { return -x },
+	ir.Sign: func(x float64) float64 {
+		switch {
+		case x > 0:
+			return 1
+		case x < 0:
+			return -1
+		}
+		return x // ±0 and NaN
+	},
+	ir.Abs:      math.Abs,
+	ir.Sin:      math.Sin,
+	ir.Cos:      math.Cos,
+	ir.Tan:      math.Tan,
+	ir.Tanh:     math.Tanh,
+	ir.Exp:      math.Exp,
+	ir.Log:      math.Log,
+	ir.Log1p:    math.Log1p,
+	ir.Expm1:    math.Expm1,
+	ir.Sqrt:     math.Sqrt,
+	ir.Rsqrt:    func(x float64) float64 { return 1 / math.Sqrt(x) },
+	ir.Floor:    math.Floor,
+	ir.Ceil:     math.Ceil,
+	ir.Logistic: func(x float64) float64 { return 1 / (1 + math.Exp(-x)) },
 }
 
 // intUnary returns the kernel of a unary primitive on integers.
