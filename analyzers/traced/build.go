@@ -170,16 +170,10 @@ func (b *builder) findRoots() {
 				b.addFunc(fd, fd.Pos(), fd.Name.Name+" is marked //jit:traced", nil, nil)
 			}
 		}
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				b.entryPoint(call, stack)
 			}
-			stack = append(stack, n)
 			return true
 		})
 	}

@@ -83,17 +83,11 @@ func f(m int) {
 	}
 	want := []res{{5, true}, {2, true}, {7, true}, {9, true}, {0, false}, {0, false}, {0, false}}
 	var got []res
-	var stack []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
+	ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			v, ok := MaxInt(info, call.Args[0], stack)
 			got = append(got, res{v, ok})
 		}
-		stack = append(stack, n)
 		return true
 	})
 	if len(got) != len(want) {

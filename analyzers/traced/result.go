@@ -130,20 +130,11 @@ func (r *Result) File(pos token.Pos) *ast.File {
 // skipped: they are visited as Funcs themselves. visit returns false to
 // skip a node's children.
 func (r *Result) Walk(fn *Func, visit func(n ast.Node, stack []ast.Node) bool) {
-	stack := []ast.Node{fn.Node}
-	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
+	ast.PreorderStack(fn.Body, []ast.Node{fn.Node}, func(n ast.Node, stack []ast.Node) bool {
 		if lit, ok := n.(*ast.FuncLit); ok && r.byNode[lit] != nil && r.byNode[lit] != fn {
 			return false
 		}
-		if !visit(n, stack) {
-			return false
-		}
-		stack = append(stack, n)
-		return true
+		return visit(n, stack)
 	})
 }
 
