@@ -195,20 +195,20 @@ func (r *Result) callTraced(call *ast.CallExpr) bool {
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, builtin := r.Info.Uses[id].(*types.Builtin); builtin {
-			return id.Name == "append" && r.anyTraced(call.Args)
+			return id.Name == "append" && r.AnyTraced(call.Args)
 		}
 	}
 	if name, recv := ArrayMethod(r.Info, call); name != "" {
 		if staticMethods[name] || hostConversions[name] != "" {
 			return false
 		}
-		return r.IsTraced(recv) || r.anyTraced(call.Args)
+		return r.IsTraced(recv) || r.AnyTraced(call.Args)
 	}
 	t := r.Info.TypeOf(call)
 	if t == nil || !(ContainsArray(t) || types.IsInterface(t)) {
 		return false
 	}
-	if r.anyTraced(call.Args) {
+	if r.AnyTraced(call.Args) {
 		return true
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
@@ -219,7 +219,8 @@ func (r *Result) callTraced(call *ast.CallExpr) bool {
 	return false
 }
 
-func (r *Result) anyTraced(es []ast.Expr) bool {
+// AnyTraced reports whether one of es holds a traced value.
+func (r *Result) AnyTraced(es []ast.Expr) bool {
 	for _, e := range es {
 		if r.IsTraced(e) {
 			return true

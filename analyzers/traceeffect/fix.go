@@ -14,7 +14,7 @@ import (
 // an argument is traced. When that call is the file's only use of fmt, the
 // fix also deletes the import, so that the edited file still compiles.
 func debugPrintFix(r *traced.Result, call *ast.CallExpr) (analysis.SuggestedFix, bool) {
-	if len(call.Args) < 2 || call.Ellipsis.IsValid() || !anyTraced(r, call.Args[1:]) {
+	if len(call.Args) < 2 || call.Ellipsis.IsValid() || !r.AnyTraced(call.Args[1:]) {
 		return analysis.SuggestedFix{}, false
 	}
 	file := r.File(call.Pos())
@@ -28,15 +28,6 @@ func debugPrintFix(r *traced.Result, call *ast.CallExpr) (analysis.SuggestedFix,
 		edits = append(edits, del)
 	}
 	return analysis.SuggestedFix{Message: "Print at run time with " + jit + ".DebugPrint", TextEdits: edits}, true
-}
-
-func anyTraced(r *traced.Result, args []ast.Expr) bool {
-	for _, a := range args {
-		if r.IsTraced(a) {
-			return true
-		}
-	}
-	return false
 }
 
 // deleteImportIfLastUse returns an edit that deletes the import of sel's
