@@ -252,7 +252,11 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 		break
 	}
 	for path, content := range res.pp.contents {
-		res.mappers[path] = newMapper(content)
+		if d := docs[path]; d != nil { // content is d.text
+			res.mappers[path] = d.mapper()
+		} else {
+			res.mappers[path] = newMapper(content)
+		}
 	}
 	d.s.mu.Lock()
 	analyzers := d.s.analyzers

@@ -5,18 +5,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
 
-// document is an open text buffer as the client last described it.
+// document is an open text buffer as the client last described it. It is
+// never modified: an edit replaces it with a new document.
 type document struct {
 	uri     protocol.DocumentURI
 	path    string // absolute file path; "" for non-file: URIs
 	version int32
 	text    []byte
+
+	linesOnce sync.Once
+	lines     *mapper // built by mapper
+}
+
+// mapper returns the line index of text, built once and shared by the
+// analysis of this version and the edit that replaces it.
+func (d *document) mapper() *mapper {
+	d.linesOnce.Do(func() { d.lines = newMapper(d.text) })
+	return d.lines
 }
 
 // filePath returns the absolute path of a file: URI, or an error for other
@@ -52,6 +65,37 @@ type contentChange struct {
 	Text  string          `json:"text"`
 }
 
+// apply returns the text after changes, applied in order: each range is in
+// the text the changes before it left.
+func (d *document) apply(changes []contentChange) ([]byte, error) {
+	text := d.text
+	for i, c := range changes {
+		if c.Range == nil {
+			text = []byte(c.Text)
+			continue
+		}
+		m := d.mapper()
+		if i > 0 { // an earlier change in this batch changed text
+			m = newMapper(text)
+		}
+		start, err := m.offset(c.Range.Start)
+		if err == nil {
+			var end int
+			end, err = m.offset(c.Range.End)
+			if err == nil && end < start {
+				err = fmt.Errorf("range end %v is before its start %v", c.Range.End, c.Range.Start)
+			}
+			if err == nil {
+				text = slices.Concat(text[:start], []byte(c.Text), text[end:])
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("change %d: %v", i, err)
+		}
+	}
+	return text, nil
+}
+
 func (s *Server) didChange(ctx context.Context, raw json.RawMessage) error {
 	var p struct {
 		TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
@@ -66,27 +110,9 @@ func (s *Server) didChange(ctx context.Context, raw json.RawMessage) error {
 	if old == nil {
 		return fmt.Errorf("change to %s, which is not open (send didOpen first); change ignored", p.TextDocument.URI)
 	}
-	text := old.text
-	for i, c := range p.ContentChanges {
-		if c.Range == nil {
-			text = []byte(c.Text)
-			continue
-		}
-		m := newMapper(text)
-		start, err := m.offset(c.Range.Start)
-		if err == nil {
-			var end int
-			end, err = m.offset(c.Range.End)
-			if err == nil && end < start {
-				err = fmt.Errorf("range end %v is before its start %v", c.Range.End, c.Range.Start)
-			}
-			if err == nil {
-				text = append(append(append([]byte{}, text[:start]...), c.Text...), text[end:]...)
-			}
-		}
-		if err != nil {
-			return fmt.Errorf("change %d to %s (version %d): %v; the document is out of sync, close and reopen it", i, p.TextDocument.URI, p.TextDocument.Version, err)
-		}
+	text, err := old.apply(p.ContentChanges)
+	if err != nil {
+		return fmt.Errorf("%s (version %d): %v; the document is out of sync, close and reopen it", p.TextDocument.URI, p.TextDocument.Version, err)
 	}
 	doc := &document{uri: old.uri, path: old.path, version: p.TextDocument.Version, text: text}
 	s.mu.Lock()
