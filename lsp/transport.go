@@ -49,12 +49,12 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 			}
 			return nil, n, err
 		}
-		if !json.Valid(body) {
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil && !json.Valid(body) { // only a failed frame pays for json.Valid
 			s.logf("jitls: frame body is not valid JSON (%d bytes)", len(body))
 			s.writeError(nil, jsonrpc2.ParseError, "the message body is not valid JSON")
 			continue
 		}
-		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil && !looksLikeMessage(body) {
 			err = errors.New("it has no method (a request) and no result or error (a response)")
 		}
