@@ -15,6 +15,7 @@ import (
 
 	"github.com/jitlint/jitlint/jit/backend"
 	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
 // init registers the backend as "cpu".
@@ -130,28 +131,9 @@ func checkArgs(want []ir.Aval, args []*ir.Buffer) error {
 		if !a.Aval().TypeMatch(want[i]) {
 			return fmt.Errorf("cpu: argument %d has type %s, the executable was compiled for %s (recompile for the new type)", i, a.Aval(), want[i])
 		}
-		if !dataMatches(a) {
-			return fmt.Errorf("cpu: argument %d of type %s holds %T data of the wrong Go type or length", i, a.Aval(), a.Data)
+		if err := eval.CheckBuffer(a); err != nil {
+			return fmt.Errorf("cpu: argument %d of type %s holds data of the wrong Go type or length: %v", i, a.Aval(), err)
 		}
 	}
 	return nil
-}
-
-// dataMatches reports whether b.Data has the Go type and length b's dtype
-// and shape require.
-func dataMatches(b *ir.Buffer) bool {
-	n := b.Len()
-	switch d := b.Data.(type) {
-	case []float32:
-		return len(d) == n && (b.DType == ir.Float32 || b.DType == ir.BFloat16 || b.DType == ir.Float16)
-	case []float64:
-		return len(d) == n && b.DType == ir.Float64
-	case []int32:
-		return len(d) == n && b.DType == ir.Int32
-	case []int64:
-		return len(d) == n && b.DType == ir.Int64
-	case []bool:
-		return len(d) == n && b.DType == ir.Bool
-	}
-	return false
 }

@@ -26,7 +26,7 @@ func compile(pl *planned) (*program, error) {
 		c.p.constSlots = append(c.p.constSlots, c.slot(v))
 	}
 	for i, b := range pl.consts {
-		if b == nil || !dataMatches(b) || !b.Aval().TypeMatch(j.Constvars[i].Aval) {
+		if eval.CheckBuffer(b) != nil || !b.Aval().TypeMatch(j.Constvars[i].Aval) {
 			return nil, fmt.Errorf("constant %d does not match its constvar of type %s", i, j.Constvars[i].Aval)
 		}
 	}

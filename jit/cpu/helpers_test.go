@@ -59,8 +59,8 @@ func sameBuffers(got, want []*ir.Buffer, tol float64) error {
 		if !g.Aval().TypeMatch(w.Aval()) {
 			return fmt.Errorf("result %d: type %s, want %s", k, g.Aval(), w.Aval())
 		}
-		if !dataMatches(g) {
-			return fmt.Errorf("result %d: bad data %T", k, g.Data)
+		if err := eval.CheckBuffer(g); err != nil {
+			return fmt.Errorf("result %d: bad data: %v", k, err)
 		}
 		for i := 0; i < g.Len(); i++ {
 			x, y := g.At(i), w.At(i)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
 	"github.com/jitlint/jitlint/jit/ir/fusion"
 )
 
@@ -115,7 +116,7 @@ func (b *kbuilder) temp(c class) loc {
 // input registers a group input: a scalar register filled once per chunk
 // for one-element values, a view register otherwise.
 func (b *kbuilder) input(v *ir.Var) error {
-	if !validDType(v.Aval.DType) {
+	if !eval.ValidDType(v.Aval.DType) {
 		return errUnfusable
 	}
 	r, err := b.c.ref(v)
@@ -164,7 +165,7 @@ func (b *kbuilder) operand(a ir.Atom) (loc, error) {
 
 // eqn compiles chain equation i.
 func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
-	if len(e.Out) != 1 || !validDType(e.Out[0].Aval.DType) {
+	if len(e.Out) != 1 || !eval.ValidDType(e.Out[0].Aval.DType) {
 		return errUnfusable
 	}
 	out := e.Out[0]
@@ -227,9 +228,6 @@ func (b *kbuilder) release(v *ir.Var) {
 		b.free[l.c] = append(b.free[l.c], l.reg)
 	}
 }
-
-// validDType reports whether dt is a valid element type.
-func validDType(dt ir.DType) bool { return dt >= ir.Float32 && dt <= ir.Bool }
 
 // multiplyAdd fuses "t = a*b; d = t ± c" (or c - t) into one loop when t is
 // the previous op's temporary and dies here, returning nil otherwise. The

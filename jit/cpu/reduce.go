@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
 // reduction is a fused reduce_sum/max/min over trailing axes: the operand
@@ -29,7 +30,7 @@ func nativeReduce(e *ir.Eqn) bool {
 		return false
 	}
 	t := e.In[0].Type()
-	if t.DType == ir.Bool || !validDType(t.DType) {
+	if t.DType == ir.Bool || !eval.ValidDType(t.DType) {
 		return false
 	}
 	axes, ok := e.Params["axes"].([]int)

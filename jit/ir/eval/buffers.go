@@ -7,15 +7,15 @@ import (
 )
 
 // validDType reports whether dt is one of the supported element types.
-func validDType(dt ir.DType) bool { return dt >= ir.Float32 && dt <= ir.Bool }
+func ValidDType(dt ir.DType) bool { return dt >= ir.Float32 && dt <= ir.Bool }
 
 // checkBuffer reports a malformed buffer: nil, an invalid dtype, negative
 // dimensions, or data whose Go type or length does not match.
-func checkBuffer(b *ir.Buffer) error {
+func CheckBuffer(b *ir.Buffer) error {
 	if b == nil {
 		return fmt.Errorf("nil buffer")
 	}
-	if !validDType(b.DType) {
+	if !ValidDType(b.DType) {
 		return fmt.Errorf("buffer has invalid dtype %v", b.DType)
 	}
 	for _, d := range b.Shape {

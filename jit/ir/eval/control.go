@@ -89,7 +89,7 @@ func applyScan(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
 	ys := make([]*ir.Buffer, len(outs)-nCarry)
 	for k := range ys {
 		y := outs[nCarry+k].Type()
-		if !validDType(y.DType) || checkShape(y.Shape) != nil {
+		if !ValidDType(y.DType) || checkShape(y.Shape) != nil {
 			return nil, fmt.Errorf("body output %d has invalid type %s", nCarry+k, y)
 		}
 		ys[k] = ir.NewBuffer(y.DType, append([]int{length}, y.Shape...))

@@ -32,7 +32,7 @@ func Apply(prim string, params ir.Params, args []*ir.Buffer) (out []*ir.Buffer, 
 		}
 	}()
 	for i, a := range args {
-		if err := checkBuffer(a); err != nil {
+		if err := CheckBuffer(a); err != nil {
 			return nil, fmt.Errorf("eval %s: operand %d: %v", prim, i, err)
 		}
 	}
@@ -188,7 +188,7 @@ func bindAll(env map[*ir.Var]*ir.Buffer, what string, vars []*ir.Var, vals []*ir
 		return fmt.Errorf("eval: jaxpr has %d %ss but got %d values", len(vars), what, len(vals))
 	}
 	for i, v := range vars {
-		if err := checkBuffer(vals[i]); err != nil {
+		if err := CheckBuffer(vals[i]); err != nil {
 			return fmt.Errorf("eval: %s %d: %v", what, i, err)
 		}
 		if err := bind(env, v, vals[i]); err != nil {
@@ -220,7 +220,7 @@ func read(env map[*ir.Var]*ir.Buffer, a ir.Atom) (*ir.Buffer, error) {
 		}
 		return b, nil
 	case ir.Literal:
-		if !validDType(a.Aval.DType) {
+		if !ValidDType(a.Aval.DType) {
 			return nil, fmt.Errorf("literal %v has invalid dtype %v", a.Value, a.Aval.DType)
 		}
 		if len(a.Aval.Shape) != 0 {

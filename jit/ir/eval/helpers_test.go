@@ -69,7 +69,7 @@ func wantBuf(t *testing.T, got *ir.Buffer, dt ir.DType, shape []int, vals ...flo
 	if got.DType != dt || fmt.Sprint(got.Shape) != fmt.Sprint(shape) {
 		t.Fatalf("got %s, want %s%v", got.Aval(), dt, shape)
 	}
-	if err := checkBuffer(got); err != nil {
+	if err := CheckBuffer(got); err != nil {
 		t.Fatalf("malformed result: %v", err)
 	}
 	if len(vals) != got.Len() {

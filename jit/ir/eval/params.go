@@ -80,7 +80,7 @@ func dtypeParam(p ir.Params, key string, optional bool) (ir.DType, error) {
 	if !ok {
 		return ir.Invalid, fmt.Errorf("parameter %s is %T, want ir.DType", key, v)
 	}
-	if !validDType(dt) {
+	if !ValidDType(dt) {
 		if optional && dt == ir.Invalid {
 			return ir.Invalid, nil
 		}
