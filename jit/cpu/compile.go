@@ -105,7 +105,7 @@ func (c *compiler) ref(a ir.Atom) (ref, error) {
 		}
 		return ref{slot: s}, nil
 	case ir.Literal:
-		if a.Aval.DType < ir.Float32 || a.Aval.DType > ir.Bool || len(a.Aval.Shape) != 0 {
+		if !eval.ValidDType(a.Aval.DType) || len(a.Aval.Shape) != 0 {
 			return ref{}, fmt.Errorf("literal %v has invalid type %s (want a scalar of a valid dtype)", a.Value, a.Aval)
 		}
 		return ref{slot: -1, lit: eval.LiteralBuffer(a)}, nil
