@@ -52,40 +52,29 @@ func startServer(t *testing.T, opts Options) *testClient {
 	return c
 }
 
-// sendRaw writes one frame with the given body.
-func (c *testClient) sendRaw(body string) {
-	if err := c.Send(body); err != nil {
+// logWrite logs a failed write (the server may have stopped on purpose).
+func (c *testClient) logWrite(err error) {
+	if err != nil {
 		c.t.Logf("write to server: %v", err)
 	}
 }
 
+// sendRaw writes one frame with the given body.
+func (c *testClient) sendRaw(body string) { c.logWrite(c.Send(body)) }
+
 // writeRaw writes bytes as is (for malformed frames).
-func (c *testClient) writeRaw(s string) {
-	if err := c.WriteRaw(s); err != nil {
-		c.t.Logf("write to server: %v", err)
-	}
-}
+func (c *testClient) writeRaw(s string) { c.logWrite(c.WriteRaw(s)) }
 
 // call sends a request and returns its id (as raw JSON).
 func (c *testClient) call(method string, params any) string {
 	id, err := c.Call(method, params)
-	if err != nil {
-		c.t.Logf("write to server: %v", err)
-	}
+	c.logWrite(err)
 	return id
 }
 
-func (c *testClient) callID(id, method string, params any) {
-	if err := c.CallID(id, method, params); err != nil {
-		c.t.Logf("write to server: %v", err)
-	}
-}
+func (c *testClient) callID(id, method string, params any) { c.logWrite(c.CallID(id, method, params)) }
 
-func (c *testClient) notify(method string, params any) {
-	if err := c.Notify(method, params); err != nil {
-		c.t.Logf("write to server: %v", err)
-	}
-}
+func (c *testClient) notify(method string, params any) { c.logWrite(c.Notify(method, params)) }
 
 // waitFor returns the first message matching pred.
 func (c *testClient) waitFor(what string, pred func(wireMsg) bool) wireMsg {
