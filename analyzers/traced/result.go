@@ -1,9 +1,11 @@
 package traced
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -136,6 +138,12 @@ func (r *Result) Walk(fn *Func, visit func(n ast.Node, stack []ast.Node) bool) {
 		}
 		return visit(n, stack)
 	})
+}
+
+// Where returns "file.go:line" for pos: the base name of its file and its line.
+func (r *Result) Where(pos token.Pos) string {
+	p := r.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
 // Related returns related information that points at what made fn traced.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -122,8 +121,7 @@ func exportSummaries(pass *analysis.Pass, r *Result, check CheckFunc, newFact fu
 			for _, i := range arrayParams(obj, nil) {
 				sub := r.BuildFrom(pass.Pkg, fd, i)
 				collect := func(d analysis.Diagnostic) {
-					p := pass.Fset.Position(d.Pos)
-					f := Finding{Param: i, Pos: fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line), Message: d.Message}
+					f := Finding{Param: i, Pos: r.Where(d.Pos), Message: d.Message}
 					if key := fmt.Sprint(f); !seen[key] {
 						seen[key] = true
 						s.Findings = append(s.Findings, f)

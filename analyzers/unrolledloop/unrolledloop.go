@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"path/filepath"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -134,7 +133,7 @@ func (c *checker) staticBound(fn *traced.Func, name string, index int, d *analys
 		n, ok := traced.MaxInt(c.r.Info, s.arg, c.r.PathTo(s.call))
 		if !ok {
 			d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and the static argument %s is set to %s at %s, not a known constant: the unrolled length is unbounded; %s",
-				name, name, types.ExprString(s.arg), c.where(s.call), advice)
+				name, name, types.ExprString(s.arg), c.r.Where(s.call.Pos()), advice)
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.call.Pos(), End: s.call.End(), Message: "the static argument " + name + " is set here"})
 			return true
 		}
@@ -146,7 +145,7 @@ func (c *checker) staticBound(fn *traced.Func, name string, index int, d *analys
 		return false
 	}
 	d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (static argument %s is %d at %s); %s",
-		worstN, name, worstN, c.where(worst.call), advice)
+		worstN, name, worstN, c.r.Where(worst.call.Pos()), advice)
 	d.Related = append(d.Related, analysis.RelatedInformation{Pos: worst.call.Pos(), End: worst.call.End(), Message: fmt.Sprintf("the static argument %s is %d here", name, worstN)})
 	return true
 }
@@ -163,11 +162,6 @@ func paramOf(info *types.Info, fd *ast.FuncDecl, e ast.Expr) int {
 		}
 	}
 	return -1
-}
-
-func (c *checker) where(n ast.Node) string {
-	p := c.r.Fset.Position(n.Pos())
-	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
 // fromShape reports whether e uses Shape, Size or Ndim of an array.
