@@ -118,11 +118,10 @@ type planner struct {
 	groups []*Group
 	// defGroup maps a variable to the index of the group defining it.
 	defGroup map[*ir.Var]int
-	// open maps a shape key to the index of the most recent group that
-	// still accepts elementwise equations of that shape.
+	// open maps a shape key to the index of the most recent group of that
+	// shape; it still accepts elementwise equations while it is Elementwise
+	// (a reduction, once appended, ends it).
 	open map[string]int
-	// closed marks groups that accept no more equations (by index).
-	closed []bool
 }
 
 // add places one equation.
@@ -142,15 +141,12 @@ func (p *planner) add(e *ir.Eqn) {
 			if g, ok := p.joinable(e, shape); ok && p.defGroup[v] == g {
 				p.appendTo(g, e)
 				p.groups[g].Kind = Reduction
-				p.closed[g] = true
 				return
 			}
 		}
-		g := p.newGroup(Reduction, e, shape)
-		p.closed[g] = true
+		p.newGroup(Reduction, e, shape)
 	default:
-		g := p.newGroup(Other, e, nil)
-		p.closed[g] = true
+		p.newGroup(Other, e, nil)
 	}
 }
 
@@ -159,7 +155,7 @@ func (p *planner) add(e *ir.Eqn) {
 // its position keeps a valid order.
 func (p *planner) joinable(e *ir.Eqn, shape []int) (int, bool) {
 	g, ok := p.open[shapeKey(shape)]
-	if !ok || p.closed[g] {
+	if !ok || p.groups[g].Kind != Elementwise {
 		return 0, false
 	}
 	for _, a := range e.In {
@@ -179,7 +175,6 @@ func (p *planner) newGroup(k Kind, e *ir.Eqn, shape []int) int {
 		s = append([]int{}, shape...)
 	}
 	p.groups = append(p.groups, &Group{Kind: k, Shape: s})
-	p.closed = append(p.closed, false)
 	g := len(p.groups) - 1
 	p.appendTo(g, e)
 	return g
