@@ -37,8 +37,11 @@ func Switch[O, R any](index any, branches []func(O) R, operand O) R {
 		return branches[0](operand)
 	}
 	i := asArray(index)
-	if i.Ndim() != 0 || !(i.Dtype().IsInt() || i.Dtype() == Bool) {
-		throw(ShapeMismatch, "Switch: index must be an integer scalar, got %s", i.val().aval)
+	if i.Ndim() != 0 {
+		throw(ShapeMismatch, "Switch: index must be a scalar, got %s", i.val().aval)
+	}
+	if !(i.Dtype().IsInt() || i.Dtype() == Bool) {
+		throw(DTypeMismatch, "Switch: index must be an integer, got %s; convert it with Astype(jit.Int32)", i.val().aval)
 	}
 	i = convertTo(i, Int32, false)
 	lo, hi := Scalar(int32(0)), Scalar(int32(len(branches)-1))

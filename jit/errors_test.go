@@ -87,6 +87,16 @@ func TestErrorKinds(t *testing.T) {
 			line = here()
 			jit.Zeros(jit.Float32, 2, 3).MatMul(jit.Zeros(jit.Float32, 4, 2))
 		}, &line, []string{"contracting dimensions differ: shapes [2 3] and [4 2]"}},
+		{"dtype", jit.DTypeMismatch, func() {
+			jit.Jit(func(a jit.Array) jit.Array {
+				line = here()
+				return a.And(a)
+			}).Call(x)
+		}, &line, []string{"and needs bool or integer operands, got f32 and f32"}},
+		{"while cond dtype", jit.DTypeMismatch, func() {
+			line = here()
+			jit.WhileLoop(func(c jit.Array) jit.Array { return c }, func(c jit.Array) jit.Array { return c }, x.Sum())
+		}, &line, []string{"cond must return a bool, got f32[]"}},
 		{"static arg not comparable", jit.BadStaticArg, func() {
 			f := jit.Jit(func(s []int, y jit.Array) jit.Array { return y }, jit.StaticArgnums(0))
 			line = here()

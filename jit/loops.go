@@ -115,8 +115,11 @@ func ForiLoop[C any](lower, upper any, body func(i Array, carry C) C, init C) C 
 	}
 	l, u := asArray(lower), asArray(upper)
 	for _, b := range []Array{l, u} {
-		if b.Ndim() != 0 || !b.Dtype().IsInt() {
-			throw(ShapeMismatch, "ForiLoop: bounds must be integer scalars, got %s", b.val().aval)
+		if b.Ndim() != 0 {
+			throw(ShapeMismatch, "ForiLoop: bounds must be scalars, got %s", b.val().aval)
+		}
+		if !b.Dtype().IsInt() {
+			throw(DTypeMismatch, "ForiLoop: bounds must be integers, got %s; convert with Astype(jit.Int32)", b.val().aval)
 		}
 	}
 	if l.Dtype() != u.Dtype() {
@@ -145,8 +148,10 @@ func WhileLoop[C any](cond func(C) Array, body func(C) C, init C) C {
 	for attempt := 0; ; attempt++ {
 		cs = traceSub("while", "while cond", cavals, func(in []Array) []Array {
 			p := cond(unflattenTree[C](ctree, in))
-			if a := p.val().aval; a.DType != Bool || len(a.Shape) != 0 {
+			if a := p.val().aval; len(a.Shape) != 0 {
 				throw(ShapeMismatch, "WhileLoop: cond must return a scalar bool Array, got %s", a)
+			} else if a.DType != Bool {
+				throw(DTypeMismatch, "WhileLoop: cond must return a bool, got %s; compare (e.g. i.Lt(n)) to get one", a)
 			}
 			return []Array{p}
 		})

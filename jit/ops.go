@@ -14,6 +14,10 @@ func binary(prim string, x, y any) Array {
 	if prim == ir.Div && !dt.IsFloat() { // true division, as jnp.divide
 		dt, weak = Float32, weak && av.Weak && bv.Weak
 	}
+	if (prim == ir.And || prim == ir.Or) && dt.IsFloat() {
+		throw(DTypeMismatch, "%s needs bool or integer operands, got %s and %s; compare first (e.g. x.Gt(0)) to get a bool array",
+			prim, av.DType, bv.DType)
+	}
 	a, b = convertTo(a, dt, weak), convertTo(b, dt, weak)
 	shape := av.Shape
 	switch {
@@ -93,7 +97,12 @@ func (a Array) And(b any) Array { return binary(ir.And, a, b) }
 func (a Array) Or(b any) Array { return binary(ir.Or, a, b) }
 
 // Not returns the logical (bool) or bitwise (int) negation of a.
-func (a Array) Not() Array { return unary(ir.Not, a, false, nil) }
+func (a Array) Not() Array {
+	if dt := a.Dtype(); dt.IsFloat() {
+		throw(DTypeMismatch, "not needs a bool or integer operand, got %s; compare first (e.g. x.Gt(0)) to get a bool array", dt)
+	}
+	return unary(ir.Not, a, false, nil)
+}
 
 // Neg returns -a.
 func (a Array) Neg() Array { return unary(ir.Neg, a, false, nil) }
