@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/jitlint/jitlint/gpu"
@@ -117,14 +118,8 @@ func correctnessAndTimes(out io.Writer, g *gpu.Backend, jax *jaxResults) error {
 	fmt.Fprintln(out, "cached = mean wall time of 20 calls (upload arguments, run, download results);")
 	fmt.Fprintln(out, "device = CUDA-event time of the launches alone. max rel diff is against the CPU reference evaluator.")
 	fmt.Fprintln(out)
-	hdr := "| function | max rel diff vs eval | kernels | lower | driver JIT | compile | first exec | first | cached | device |"
-	sep := "|---|---|---|---|---|---|---|---|---|---|"
-	if jax != nil {
-		hdr += " JAX first | JAX cached | vs JAX (head) |"
-		sep += "---|---|---|"
-	}
-	fmt.Fprintln(out, hdr)
-	fmt.Fprintln(out, sep)
+	tableHeader(out, "| function | max rel diff vs eval | kernels | lower | driver JIT | compile | first exec | first | cached | device |",
+		" JAX first | JAX cached | vs JAX (head) |", jax != nil)
 	failures := 0
 	for _, c := range codelab.Cases(cfg.n, cfg.steps) {
 		want, err := eval.Closed(c.Fn, c.Args)
@@ -161,14 +156,7 @@ func correctnessAndTimes(out io.Writer, g *gpu.Backend, jax *jaxResults) error {
 func loops(out io.Writer, g *gpu.Backend, jax *jaxResults) error {
 	fmt.Fprintln(out, "## Long loops: unrolled vs scan (f32[1024])")
 	fmt.Fprintln(out)
-	hdr := "| steps | variant | PTX bytes | kernels | lower | driver JIT | first | cached | same numbers |"
-	sep := "|---|---|---|---|---|---|---|---|---|"
-	if jax != nil {
-		hdr += " JAX first |"
-		sep += "---|"
-	}
-	fmt.Fprintln(out, hdr)
-	fmt.Fprintln(out, sep)
+	tableHeader(out, "| steps | variant | PTX bytes | kernels | lower | driver JIT | first | cached | same numbers |", " JAX first |", jax != nil)
 	x := codelab.Arange(1024, 0.001)
 	for _, steps := range []int{cfg.steps, 10 * cfg.steps} {
 		var ref []*ir.Buffer
@@ -202,14 +190,7 @@ func loops(out io.Writer, g *gpu.Backend, jax *jaxResults) error {
 func recompile(out io.Writer, g *gpu.Backend, jax *jaxResults) error {
 	fmt.Fprintln(out, "## Shape-recompile loop: sum(x**2) at shapes 100, 200, 100, 200, 300")
 	fmt.Fprintln(out)
-	hdr := "| call | shape | compiled? | wall ms |"
-	sep := "|---|---|---|---|"
-	if jax != nil {
-		hdr += " JAX ms |"
-		sep += "---|"
-	}
-	fmt.Fprintln(out, hdr)
-	fmt.Fprintln(out, sep)
+	tableHeader(out, "| call | shape | compiled? | wall ms |", " JAX ms |", jax != nil)
 	cache := map[int]*gpu.Executable{}
 	for i, n := range []int{100, 200, 100, 200, 300} {
 		start := time.Now()
@@ -238,4 +219,14 @@ func recompile(out io.Writer, g *gpu.Backend, jax *jaxResults) error {
 	}
 	fmt.Fprintln(out)
 	return nil
+}
+
+// tableHeader writes a markdown table's header and separator rows, with the
+// JAX columns appended when JAX results are present.
+func tableHeader(out io.Writer, hdr, jaxCols string, withJAX bool) {
+	if withJAX {
+		hdr += jaxCols
+	}
+	fmt.Fprintln(out, hdr)
+	fmt.Fprintln(out, "|"+strings.Repeat("---|", strings.Count(hdr, "|")-1))
 }
