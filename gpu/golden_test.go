@@ -103,14 +103,14 @@ func TestHeavyIsOneKernel(t *testing.T) {
 // TestLowerErrors: unsupported primitives and dtypes, and malformed
 // jaxprs, give errors naming the problem (never a panic).
 func TestLowerErrors(t *testing.T) {
-	b := codelab.New()
+	b := ir.NewBuilder()
 	x := b.In(ir.BFloat16, 4)
 	bf := b.Done("bf16", b.Same(ir.Sin, x))
-	b = codelab.New()
+	b = ir.NewBuilder()
 	y := b.In(ir.Float32, 4)
 	b.Multi(ir.DebugPrint, ir.Params{"fmt": "{}", "ordered": false}, nil, y)
 	dbg := b.Done("dbg", y)
-	b = codelab.New()
+	b = ir.NewBuilder()
 	z := b.In(ir.Float32, 4)
 	bad := b.Done("bad", b.Op(ir.Transpose, ir.Params{"permutation": "oops"}, z.Aval, z))
 	orphan := ir.NewVar(z.Aval) // sin with no operand

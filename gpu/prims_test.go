@@ -25,19 +25,19 @@ func TestPrimitiveEdgeCases(t *testing.T) {
 	for i := range 10 {
 		sel.Set(i, float64(i%3))
 	}
-	type build func(b *codelab.Builder, x, y *ir.Var) *ir.Var
-	unary := func(p string) build { return func(b *codelab.Builder, x, _ *ir.Var) *ir.Var { return b.Same(p, x) } }
-	binary := func(p string) build { return func(b *codelab.Builder, x, y *ir.Var) *ir.Var { return b.Same(p, x, y) } }
+	type build func(b *ir.Builder, x, y *ir.Var) *ir.Var
+	unary := func(p string) build { return func(b *ir.Builder, x, _ *ir.Var) *ir.Var { return b.Same(p, x) } }
+	binary := func(p string) build { return func(b *ir.Builder, x, y *ir.Var) *ir.Var { return b.Same(p, x, y) } }
 	cmp := func(p string) build {
-		return func(b *codelab.Builder, x, y *ir.Var) *ir.Var { return b.Compare(p, x, y) }
+		return func(b *ir.Builder, x, y *ir.Var) *ir.Var { return b.Compare(p, x, y) }
 	}
 	conv := func(to ir.DType) build {
-		return func(b *codelab.Builder, x, _ *ir.Var) *ir.Var {
+		return func(b *ir.Builder, x, _ *ir.Var) *ir.Var {
 			return b.Op(ir.ConvertElementType, ir.Params{"new_dtype": to, "weak_type": false, "sharding": nil}, ir.Aval{Shape: x.Aval.Shape, DType: to}, x)
 		}
 	}
 	ipow := func(y int) build {
-		return func(b *codelab.Builder, x, _ *ir.Var) *ir.Var {
+		return func(b *ir.Builder, x, _ *ir.Var) *ir.Var {
 			return b.Op(ir.IntegerPow, ir.Params{"y": y}, x.Aval, x)
 		}
 	}
@@ -56,17 +56,17 @@ func TestPrimitiveEdgeCases(t *testing.T) {
 		{"div_i32", iv, jv, binary(ir.Div)}, {"rem_i32", iv, jv, binary(ir.Rem)}, {"max_i32", iv, jv, binary(ir.Max)},
 		{"sign_i32", iv, jv, unary(ir.Sign)}, {"not_i32", iv, jv, unary(ir.Not)}, {"and_i32", iv, jv, binary(ir.And)},
 		{"i32_to_f32", iv, jv, conv(ir.Float32)}, {"i32_to_i64", iv, jv, conv(ir.Int64)}, {"ipow_i32", iv, jv, ipow(2)},
-		{"select_n_3", sel, fv, func(b *codelab.Builder, x, y *ir.Var) *ir.Var {
+		{"select_n_3", sel, fv, func(b *ir.Builder, x, y *ir.Var) *ir.Var {
 			neg := b.Same(ir.Neg, y)
 			return b.Op(ir.SelectN, nil, y.Aval, x, y, neg, b.Same(ir.Abs, y))
 		}},
-		{"clamp", fv, gv, func(b *codelab.Builder, x, y *ir.Var) *ir.Var {
+		{"clamp", fv, gv, func(b *ir.Builder, x, y *ir.Var) *ir.Var {
 			return b.Op(ir.Clamp, nil, x.Aval, codelab.F32(-3), x, codelab.F32(3))
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := codelab.New()
+			b := ir.NewBuilder()
 			x := b.In(c.x.DType, c.x.Shape...)
 			y := b.In(c.y.DType, c.y.Shape...)
 			cj := b.Done(c.name, c.f(b, x, y))
@@ -105,7 +105,7 @@ func TestSplitReduction(t *testing.T) {
 		{ir.ReduceMin, []int{40000, 2}, []int{0}},
 	} {
 		t.Run(c.prim, func(t *testing.T) {
-			b := codelab.New()
+			b := ir.NewBuilder()
 			x := b.In(ir.Float32, c.shape...)
 			sq := b.Same(ir.Mul, x, x)
 			var outShape []int

@@ -51,7 +51,7 @@ func whileJaxpr(n int) *ir.ClosedJaxpr {
 	l := b.in(av(ir.Int32))
 	x := b.in(a)
 	outs := []*ir.Var{ir.NewVar(av(ir.Int32)), ir.NewVar(a)}
-	b.j.Eqns = append(b.j.Eqns, &ir.Eqn{Prim: ir.While, Params: ir.Params{"cond_jaxpr": condJ, "body_jaxpr": bodyJ,
+	b.Append(&ir.Eqn{Prim: ir.While, Params: ir.Params{"cond_jaxpr": condJ, "body_jaxpr": bodyJ,
 		"cond_nconsts": 1, "body_nconsts": 0}, In: []ir.Atom{l, lit(ir.Int32, 0), x}, Out: outs})
 	return b.ret(outs[0], outs[1])
 }
@@ -88,7 +88,7 @@ func scanJaxpr(n, length int, reverse, print bool) *ir.ClosedJaxpr {
 	y := bb.op(ir.Mul, a, nil, c, lit(ir.Float32, 2))
 	if print {
 		r := bb.op(ir.ReduceSum, av(ir.Float32), ir.Params{"axes": []int{0}}, c)
-		bb.j.Eqns = append(bb.j.Eqns, &ir.Eqn{Prim: ir.DebugPrint, Params: ir.Params{"fmt": "carry sum %v", "ordered": false}, In: []ir.Atom{r}})
+		bb.Append(&ir.Eqn{Prim: ir.DebugPrint, Params: ir.Params{"fmt": "carry sum %v", "ordered": false}, In: []ir.Atom{r}})
 	}
 	body := bb.ret(c2, y)
 	var b jb
@@ -96,7 +96,7 @@ func scanJaxpr(n, length int, reverse, print bool) *ir.ClosedJaxpr {
 	cv := b.in(a)
 	xs := b.in(av(ir.Float32, length, n))
 	outs := []*ir.Var{ir.NewVar(a), ir.NewVar(av(ir.Float32, length, n))}
-	b.j.Eqns = append(b.j.Eqns, &ir.Eqn{Prim: ir.Scan, Params: ir.Params{"jaxpr": body, "length": length, "num_consts": 1,
+	b.Append(&ir.Eqn{Prim: ir.Scan, Params: ir.Params{"jaxpr": body, "length": length, "num_consts": 1,
 		"num_carry": 1, "reverse": reverse, "unroll": 1}, In: []ir.Atom{wv, cv, xs}, Out: outs})
 	return b.ret(outs[0], outs[1])
 }

@@ -54,7 +54,7 @@ func TestListingNamesEachKind(t *testing.T) {
 	x := b.in(av(ir.Float32, 8, 3))
 	e := b.op(ir.Exp, av(ir.Float32, 8, 3), nil, x)
 	b.op(ir.ReduceSum, av(ir.Float32, 3), ir.Params{"axes": []int{0}}, e)
-	cj := b.ret(b.j.Eqns[1].Out[0])
+	cj := b.ret(b.Eqns()[1].Out[0])
 	_, l = compileCJ(t, cj)
 	if !strings.Contains(l.Text(), "the reduction itself is evaluated") {
 		t.Errorf("leading-axis reduction listing:\n%s", l.Text())

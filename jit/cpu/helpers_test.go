@@ -9,27 +9,18 @@ import (
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
-// jb builds a jaxpr by hand.
-type jb struct{ j ir.Jaxpr }
+// jb builds a jaxpr by hand (ir.Builder with this package's argument order).
+type jb struct{ ir.Builder }
 
 func av(dt ir.DType, shape ...int) ir.Aval { return ir.Aval{Shape: shape, DType: dt} }
 
-func (b *jb) in(a ir.Aval) *ir.Var {
-	v := ir.NewVar(a)
-	b.j.Invars = append(b.j.Invars, v)
-	return v
-}
+func (b *jb) in(a ir.Aval) *ir.Var { return b.Input(a) }
 
 func (b *jb) op(prim string, out ir.Aval, params ir.Params, in ...ir.Atom) *ir.Var {
-	v := ir.NewVar(out)
-	b.j.Eqns = append(b.j.Eqns, &ir.Eqn{Prim: prim, Params: params, In: in, Out: []*ir.Var{v}})
-	return v
+	return b.Op(prim, params, out, in...)
 }
 
-func (b *jb) ret(outs ...ir.Atom) *ir.ClosedJaxpr {
-	b.j.Outvars = outs
-	return &ir.ClosedJaxpr{Jaxpr: &b.j}
-}
+func (b *jb) ret(outs ...ir.Atom) *ir.ClosedJaxpr { return b.Done("", outs...) }
 
 func lit(dt ir.DType, v float64) ir.Literal { return ir.Literal{Value: v, Aval: av(dt)} }
 

@@ -8,7 +8,7 @@ func f32(shape ...int) ir.Aval { return ir.Aval{Shape: shape, DType: ir.Float32}
 
 // SquarePlusOne is step 3's f(x) = x**2 + 1.
 func SquarePlusOne(n int) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	x := b.In(ir.Float32, n)
 	y := b.Op(ir.IntegerPow, ir.Params{"y": 2}, f32(n), x)
 	return b.Done("f", b.Same(ir.Add, y, F32(1)))
@@ -16,7 +16,7 @@ func SquarePlusOne(n int) *ir.ClosedJaxpr {
 
 // Heavy is step 4's heavy(x): reps times y = sin(y)*cos(y) + tanh(y).
 func Heavy(n, reps int) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	y := b.In(ir.Float32, n)
 	for range reps {
 		s, c := b.Same(ir.Sin, y), b.Same(ir.Cos, y)
@@ -27,7 +27,7 @@ func Heavy(n, reps int) *ir.ClosedJaxpr {
 
 // SumSquares is step 5's f(x) = sum(x**2).
 func SumSquares(n int) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	x := b.In(ir.Float32, n)
 	y := b.Op(ir.IntegerPow, ir.Params{"y": 2}, f32(n), x)
 	return b.Done("f", b.Op(ir.ReduceSum, ir.Params{"axes": []int{0}, "out_sharding": nil}, f32(), y))
@@ -36,13 +36,13 @@ func SumSquares(n int) *ir.ClosedJaxpr {
 // ReluWhere is step 6's jnp.where(x > 0, x, 0.0), with where as a nested
 // jit as JAX stages it.
 func ReluWhere(n int) *ir.ClosedJaxpr {
-	inner := New()
+	inner := ir.NewBuilder()
 	c := inner.In(ir.Bool, n)
 	x := inner.In(ir.Float32, n)
 	z := inner.In(ir.Float32)
 	zb := inner.Op(ir.BroadcastInDim, ir.Params{"shape": []int{n}, "broadcast_dimensions": []int{}, "sharding": nil}, f32(n), z)
 	where := inner.Done("_where", inner.Op(ir.SelectN, nil, f32(n), c, zb, x))
-	b := New()
+	b := ir.NewBuilder()
 	xo := b.In(ir.Float32, n)
 	gt := b.Compare(ir.Gt, xo, F32(0))
 	out := b.Multi(ir.Jit, ir.Params{"name": "_where", "jaxpr": where}, []ir.Aval{f32(n)}, gt, xo, F32(0))
@@ -51,13 +51,13 @@ func ReluWhere(n int) *ir.ClosedJaxpr {
 
 // CondSoftplus is step 6's lax.cond(sharp, relu, softplus, x).
 func CondSoftplus(n int) *ir.ClosedJaxpr {
-	soft := New()
+	soft := ir.NewBuilder()
 	x := soft.In(ir.Float32, n)
 	softplus := soft.Done("softplus", soft.Same(ir.Log1p, soft.Same(ir.Exp, x)))
-	relu := New()
+	relu := ir.NewBuilder()
 	x = relu.In(ir.Float32, n)
 	reluJ := relu.Done("relu", relu.Same(ir.Max, x, F32(0)))
-	b := New()
+	b := ir.NewBuilder()
 	sharp := b.In(ir.Bool)
 	xo := b.In(ir.Float32, n)
 	idx := b.Op(ir.ConvertElementType, ir.Params{"new_dtype": ir.Int32, "weak_type": false, "sharding": nil}, ir.Aval{DType: ir.Int32}, sharp)
@@ -66,13 +66,13 @@ func CondSoftplus(n int) *ir.ClosedJaxpr {
 }
 
 // loopBody appends y = sin(y) + 0.01*y.
-func loopBody(b *Builder, y *ir.Var) *ir.Var {
+func loopBody(b *ir.Builder, y *ir.Var) *ir.Var {
 	return b.Same(ir.Add, b.Same(ir.Sin, y), b.Op(ir.Mul, nil, y.Aval, F32(0.01), y))
 }
 
 // Unrolled is step 7's python_for_loop: steps copies of the loop body.
 func Unrolled(n, steps int) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	y := b.In(ir.Float32, n)
 	for range steps {
 		y = loopBody(b, y)
@@ -82,10 +82,10 @@ func Unrolled(n, steps int) *ir.ClosedJaxpr {
 
 // ScanLoop is step 7's scan_loop: lax.scan(body, x, xs=None, length=steps).
 func ScanLoop(n, steps int) *ir.ClosedJaxpr {
-	body := New()
+	body := ir.NewBuilder()
 	y := body.In(ir.Float32, n)
 	bj := body.Done("body", loopBody(body, y))
-	b := New()
+	b := ir.NewBuilder()
 	x := b.In(ir.Float32, n)
 	out := b.Multi(ir.Scan, ir.Params{"jaxpr": bj, "length": steps, "num_consts": 0, "num_carry": 1,
 		"reverse": false, "unroll": 1}, []ir.Aval{f32(n)}, x)
@@ -94,7 +94,7 @@ func ScanLoop(n, steps int) *ir.ClosedJaxpr {
 
 // MaskedMean is step 8a's sum(x*mask)/max(sum(mask), 1).
 func MaskedMean(n int) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	x, m := b.In(ir.Float32, n), b.In(ir.Float32, n)
 	sum := func(v *ir.Var) *ir.Var {
 		return b.Op(ir.ReduceSum, ir.Params{"axes": []int{0}, "out_sharding": nil}, f32(), v)
@@ -106,7 +106,7 @@ func MaskedMean(n int) *ir.ClosedJaxpr {
 
 // Power is step 8b's power(n, x) with static n: x squared n times.
 func Power(n, size int) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	x := b.In(ir.Float32, size)
 	for range n {
 		x = b.Same(ir.Mul, x, x)
@@ -116,7 +116,7 @@ func Power(n, size int) *ir.ClosedJaxpr {
 
 // Step9 is make_jaxpr's example tanh(x)*sin(x) + log1p(x*x).
 func Step9(n int) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	x := b.In(ir.Float32, n)
 	t := b.Same(ir.Mul, b.Same(ir.Tanh, x), b.Same(ir.Sin, x))
 	return b.Done("f", b.Same(ir.Add, t, b.Same(ir.Log1p, b.Same(ir.Mul, x, x))))

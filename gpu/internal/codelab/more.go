@@ -6,16 +6,16 @@ import "github.com/jitlint/jitlint/jit/ir"
 // while i < limit.
 func WhileCount(n int) *ir.ClosedJaxpr {
 	i32 := ir.Aval{DType: ir.Int32}
-	cond := New()
+	cond := ir.NewBuilder()
 	lim := cond.In(ir.Int32)
 	i := cond.In(ir.Int32)
 	cond.In(ir.Float32, n)
 	cj := cond.Done("cond", cond.Compare(ir.Lt, i, lim))
-	body := New()
+	body := ir.NewBuilder()
 	bi := body.In(ir.Int32)
 	by := body.In(ir.Float32, n)
 	bj := body.Done("body", body.Same(ir.Add, bi, I32(1)), body.Same(ir.Add, body.Same(ir.Mul, by, F32(1.5)), F32(1)))
-	b := New()
+	b := ir.NewBuilder()
 	limit := b.In(ir.Int32)
 	x := b.In(ir.Float32, n)
 	outs := b.Multi(ir.While, ir.Params{"cond_jaxpr": cj, "body_jaxpr": bj, "cond_nconsts": 1, "body_nconsts": 0},
@@ -26,12 +26,12 @@ func WhileCount(n int) *ir.ClosedJaxpr {
 // ScanCumsum is a scan with xs and stacked ys: running sums of rows of
 // x[steps, n], reversed when reverse is set.
 func ScanCumsum(steps, n int, reverse bool) *ir.ClosedJaxpr {
-	body := New()
+	body := ir.NewBuilder()
 	c := body.In(ir.Float32, n)
 	row := body.In(ir.Float32, n)
 	s := body.Same(ir.Add, c, row)
 	bj := body.Done("body", s, body.Same(ir.Mul, s, F32(2)))
-	b := New()
+	b := ir.NewBuilder()
 	x := b.In(ir.Float32, steps, n)
 	init := b.Op(ir.BroadcastInDim, ir.Params{"shape": []int{n}, "broadcast_dimensions": []int{}, "sharding": nil}, f32(n), F32(0))
 	outs := b.Multi(ir.Scan, ir.Params{"jaxpr": bj, "length": steps, "num_consts": 0, "num_carry": 1, "reverse": reverse, "unroll": 1},
@@ -42,7 +42,7 @@ func ScanCumsum(steps, n int, reverse bool) *ir.ClosedJaxpr {
 // Matmul is x @ w for x[m,k], w[k,n]; with transposed set, x is given as
 // [k,m] and contracted on its dimension 0.
 func Matmul(m, k, n int, transposed bool) *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	var x *ir.Var
 	lc := []int{1}
 	if transposed {
@@ -59,7 +59,7 @@ func Matmul(m, k, n int, transposed bool) *ir.ClosedJaxpr {
 // Shapes exercises the index kernels: x[2,3] -> transpose, broadcast to
 // [4,3,2], concatenate with itself along 0, pad, slice, and a row max.
 func Shapes() *ir.ClosedJaxpr {
-	b := New()
+	b := ir.NewBuilder()
 	x := b.In(ir.Float32, 2, 3)
 	t := b.Op(ir.Transpose, ir.Params{"permutation": []int{1, 0}}, f32(3, 2), x)
 	bc := b.Op(ir.BroadcastInDim, ir.Params{"shape": []int{4, 3, 2}, "broadcast_dimensions": []int{1, 2}, "sharding": nil}, f32(4, 3, 2), t)

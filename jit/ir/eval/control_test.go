@@ -7,46 +7,20 @@ import (
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// builder assembles a jaxpr by hand.
-type builder struct{ j ir.Jaxpr }
+// builder assembles a jaxpr by hand: ir.Builder under this file's short names.
+type builder struct{ ir.Builder }
 
 // av is shorthand for an abstract value.
 func av(dt ir.DType, shape ...int) ir.Aval { return ir.Aval{DType: dt, Shape: shape} }
 
-// in adds an input variable.
-func (b *builder) in(a ir.Aval) *ir.Var {
-	v := ir.NewVar(a)
-	b.j.Invars = append(b.j.Invars, v)
-	return v
-}
-
-// constvar adds a constant variable.
-func (b *builder) constvar(a ir.Aval) *ir.Var {
-	v := ir.NewVar(a)
-	b.j.Constvars = append(b.j.Constvars, v)
-	return v
-}
-
-// eqn adds an equation with results of the given types and returns them.
+func (b *builder) in(a ir.Aval) *ir.Var           { return b.Input(a) }
+func (b *builder) constvar(a ir.Aval) *ir.Var     { return b.Const(a) }
+func (b *builder) done(outs ...ir.Atom) *ir.Jaxpr { return b.Jaxpr(outs...) }
 func (b *builder) eqn(prim string, params ir.Params, outs []ir.Aval, in ...ir.Atom) []*ir.Var {
-	e := &ir.Eqn{Prim: prim, Params: params, In: in}
-	for _, a := range outs {
-		e.Out = append(e.Out, ir.NewVar(a))
-	}
-	b.j.Eqns = append(b.j.Eqns, e)
-	return e.Out
+	return b.Multi(prim, params, outs, in...)
 }
-
-// op adds a single-result equation.
 func (b *builder) op(prim string, params ir.Params, out ir.Aval, in ...ir.Atom) *ir.Var {
-	return b.eqn(prim, params, []ir.Aval{out}, in...)[0]
-}
-
-// done sets the outputs and returns the jaxpr.
-func (b *builder) done(outs ...ir.Atom) *ir.Jaxpr {
-	b.j.Outvars = outs
-	j := b.j
-	return &j
+	return b.Op(prim, params, out, in...)
 }
 
 // lit is a scalar literal.

@@ -8,20 +8,14 @@ import (
 )
 
 // builder appends equations to a jaxpr under construction.
-type builder struct{ j ir.Jaxpr }
+type builder struct{ ir.Builder }
 
 func f32(shape ...int) ir.Aval { return ir.Aval{Shape: shape, DType: ir.Float32} }
 
-func (b *builder) in(a ir.Aval) *ir.Var {
-	v := ir.NewVar(a)
-	b.j.Invars = append(b.j.Invars, v)
-	return v
-}
+func (b *builder) in(a ir.Aval) *ir.Var { return b.Input(a) }
 
 func (b *builder) op(prim string, out ir.Aval, params ir.Params, in ...ir.Atom) *ir.Var {
-	v := ir.NewVar(out)
-	b.j.Eqns = append(b.j.Eqns, &ir.Eqn{Prim: prim, Params: params, In: in, Out: []*ir.Var{v}})
-	return v
+	return b.Op(prim, params, out, in...)
 }
 
 // checkValid asserts every equation appears once and inputs come from
@@ -62,13 +56,13 @@ func TestHeavyChainIsOneGroup(t *testing.T) {
 		th := b.op(ir.Tanh, a, nil, y)
 		y = b.op(ir.Add, a, nil, m, th)
 	}
-	b.j.Outvars = []ir.Atom{y}
-	groups := Plan(&b.j)
+	j := b.Jaxpr(y)
+	groups := Plan(j)
 	if len(groups) != 1 || groups[0].Kind != Elementwise || len(groups[0].Eqns) != 100 {
 		t.Fatalf("got %d groups, want one elementwise group of 100 eqns", len(groups))
 	}
 	g := groups[0]
-	if len(g.Inputs) != 1 || g.Inputs[0] != b.j.Invars[0] || len(g.Outputs) != 1 || g.Outputs[0] != y {
+	if len(g.Inputs) != 1 || g.Inputs[0] != j.Invars[0] || len(g.Outputs) != 1 || g.Outputs[0] != y {
 		t.Fatalf("inputs %v outputs %v", g.Inputs, g.Outputs)
 	}
 	if !slices.Equal(g.Shape, []int{1000}) {
@@ -87,9 +81,9 @@ func TestScalarBroadcastAndLiteralsFuse(t *testing.T) {
 	r := b.op(ir.Add, a, nil, m, one)
 	io := b.op(ir.Iota, a, ir.Params{"dtype": ir.Float32, "shape": []int{4, 5}, "dimension": 1})
 	o := b.op(ir.Sub, a, nil, r, io)
-	b.j.Outvars = []ir.Atom{o, m}
-	groups := Plan(&b.j)
-	checkValid(t, &b.j, groups)
+	j := b.Jaxpr(o, m)
+	groups := Plan(j)
+	checkValid(t, j, groups)
 	if len(groups) != 1 {
 		t.Fatalf("got %d groups, want 1", len(groups))
 	}
@@ -108,9 +102,9 @@ func TestReductionFusesWithProducers(t *testing.T) {
 	e := b.op(ir.Exp, a, nil, x)
 	s := b.op(ir.ReduceSum, f32(8), ir.Params{"axes": []int{1}}, e)
 	l := b.op(ir.Log, f32(8), nil, s)
-	b.j.Outvars = []ir.Atom{l}
-	groups := Plan(&b.j)
-	checkValid(t, &b.j, groups)
+	j := b.Jaxpr(l)
+	groups := Plan(j)
+	checkValid(t, j, groups)
 	if len(groups) != 2 || groups[0].Kind != Reduction || len(groups[0].Eqns) != 2 || groups[1].Kind != Elementwise {
 		t.Fatalf("want [reduction(exp, reduce_sum), elementwise(log)], got %d groups", len(groups))
 	}
@@ -129,9 +123,9 @@ func TestNonFusibleSplitsAndOrderStaysValid(t *testing.T) {
 	// z depends on r2 (defined after y's group), so it cannot join y's group.
 	z := b.op(ir.Add, a, nil, r2, y)
 	w := b.op(ir.Abs, a, nil, x) // independent; may join the first group
-	b.j.Outvars = []ir.Atom{z, w}
-	groups := Plan(&b.j)
-	checkValid(t, &b.j, groups)
+	j := b.Jaxpr(z, w)
+	groups := Plan(j)
+	checkValid(t, j, groups)
 	kinds := []Kind{}
 	for _, g := range groups {
 		kinds = append(kinds, g.Kind)
@@ -148,12 +142,12 @@ func TestNonScalarBroadcastIsOther(t *testing.T) {
 	var b builder
 	x := b.in(f32(3))
 	y := b.op(ir.BroadcastInDim, f32(2, 3), ir.Params{"shape": []int{2, 3}, "broadcast_dimensions": []int{1}}, x)
-	b.j.Outvars = []ir.Atom{y}
-	groups := Plan(&b.j)
+	j := b.Jaxpr(y)
+	groups := Plan(j)
 	if len(groups) != 1 || groups[0].Kind != Other || groups[0].Shape != nil {
 		t.Fatalf("want one Other group")
 	}
-	if Fusible(b.j.Eqns[0]) {
+	if Fusible(j.Eqns[0]) {
 		t.Fatal("non-scalar broadcast reported fusible")
 	}
 }
@@ -163,9 +157,9 @@ func TestReduceOfInputIsOwnGroup(t *testing.T) {
 	x := b.in(f32(5))
 	m := b.op(ir.ReduceMax, f32(), ir.Params{"axes": []int{0}}, x)
 	n := b.op(ir.Neg, f32(), nil, m)
-	b.j.Outvars = []ir.Atom{n}
-	groups := Plan(&b.j)
-	checkValid(t, &b.j, groups)
+	j := b.Jaxpr(n)
+	groups := Plan(j)
+	checkValid(t, j, groups)
 	if len(groups) != 2 || groups[0].Kind != Reduction || len(groups[0].Eqns) != 1 {
 		t.Fatalf("want reduction group then elementwise")
 	}
