@@ -104,13 +104,12 @@ func lowerPTX(cj *ir.ClosedJaxpr, major, minor int) (ptx string, prog *program, 
 	if err != nil {
 		return "", nil, fmt.Errorf("gpu: lowering %s: %w", nameOr(cj.Name), err)
 	}
-	var sb strings.Builder
-	sb.WriteString(moduleHeader(major, minor))
+	var body strings.Builder
 	for _, k := range l.kernels {
-		sb.WriteString(k.text())
-		sb.WriteString("\n")
+		body.WriteString(k.text())
+		body.WriteString("\n")
 	}
-	return sb.String(), prog, nil
+	return moduleHeader(major, minor, body.String()) + body.String(), prog, nil
 }
 
 func nameOr(s string) string {

@@ -62,7 +62,7 @@ func TestCUDABindingWithFakeDriver(t *testing.T) {
 	if err := dev.download(back, q); err != nil || string(back) != string(src) {
 		t.Fatalf("round trip: %q, %v", back, err)
 	}
-	m, err := dev.loadModule(moduleHeader(9, 0) + ".visible .entry record(\n)\n{\n\tret;\n}\n")
+	m, err := dev.loadModule(moduleHeader(9, 0, "") + ".visible .entry record(\n)\n{\n\tret;\n}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,9 +95,9 @@ func TestCUDABindingWithFakeDriver(t *testing.T) {
 		want string
 	}{
 		{func() error { _, err := dev.alloc(1 << 41); return err }(), "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"},
-		{func() error { _, err := dev.loadModule(moduleHeader(9, 0) + "INVALID"); return err }(), "CUDA_ERROR_INVALID_PTX (fake error)\nptxas fatal: INVALID instruction"},
+		{func() error { _, err := dev.loadModule(moduleHeader(9, 0, "") + "INVALID"); return err }(), "CUDA_ERROR_INVALID_PTX (fake error)\nptxas fatal: INVALID instruction"},
 		{func() error {
-			_, err := dev.loadModule(moduleHeader(9, 0) + ".visible .entry other(\n)\n{\n\tret;\n}\n")
+			_, err := dev.loadModule(moduleHeader(9, 0, "") + ".visible .entry other(\n)\n{\n\tret;\n}\n")
 			return err
 		}(), "kernel other: cuModuleGetFunction: CUDA_ERROR_NOT_FOUND"},
 	} {

@@ -96,7 +96,7 @@ func TestDeviceTimerAndErrors(t *testing.T) {
 	if d, err := stop(); err != nil || d < 0 || d > time.Second {
 		t.Errorf("timer: %v, %v", d, err)
 	}
-	_, err = b.dev.loadModule(moduleHeader(9, 0) + ".visible .entry bad(\n)\n{\n\tfoo.bar %r1;\n\tret;\n}\n")
+	_, err = b.dev.loadModule(moduleHeader(9, 0, "") + ".visible .entry bad(\n)\n{\n\tfoo.bar %r1;\n\tret;\n}\n")
 	if err == nil {
 		t.Fatal("the driver accepted malformed PTX")
 	}

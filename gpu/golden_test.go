@@ -42,8 +42,8 @@ func TestGoldenPTX(t *testing.T) {
 			if err != nil {
 				t.Fatalf("generated PTX is malformed: %v", err)
 			}
-			if m.Version != "8.0" || m.Target != "sm_90" {
-				t.Errorf("header .version %s .target %s, want 8.0 sm_90", m.Version, m.Target)
+			if m.Version != "7.8" || m.Target != "sm_90" {
+				t.Errorf("header .version %s .target %s, want 7.8 sm_90", m.Version, m.Target)
 			}
 			path := filepath.Join("testdata", c.name+".ptx")
 			if *update {
@@ -74,15 +74,47 @@ func firstDiff(a, b string) string {
 }
 
 // TestPTXTargetFollowsDevice: the header names the device's compute
-// capability.
+// capability (the nearest older known target for an unknown one) and the
+// lowest PTX ISA version that target allows.
 func TestPTXTargetFollowsDevice(t *testing.T) {
-	ptx, _, err := lowerPTX(codelab.SquarePlusOne(4), 8, 6)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		major, minor int
+		target, version string
+	}{
+		{8, 0, "sm_80", "7.0"},
+		{8, 6, "sm_86", "7.1"},
+		{8, 9, "sm_89", "7.8"},
+		{9, 0, "sm_90", "7.8"},
+		{9, 5, "sm_90", "7.8"}, // unknown: PTX for sm_90, JIT-compiled by the driver
+		{12, 0, "sm_120", "8.7"},
+	} {
+		ptx, _, err := lowerPTX(codelab.SquarePlusOne(4), c.major, c.minor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ".version " + c.version + "\n.target " + c.target + "\n"
+		if !strings.Contains(ptx, want) || !strings.Contains(ptx, "// PTX ISA "+c.version+": the lowest for .target "+c.target+"; the instructions need 2.0 (cvta)\n") {
+			t.Errorf("compute capability %d.%d: header\n%s\nwant %q and the reason", c.major, c.minor, ptx[:220], want)
+		}
 	}
-	if !strings.Contains(ptx, ".target sm_86\n") || !strings.Contains(ptx, ".version 8.0\n") {
-		t.Errorf("header:\n%s", ptx[:200])
+}
+
+// TestInstructionSetsVersion: an instruction that needs a newer PTX ISA
+// than the target raises .version and the header says which; one missing
+// from instructionISA is an error, never a silently wrong version.
+func TestInstructionSetsVersion(t *testing.T) {
+	instructionISA["min.NaN.f32"] = 70
+	defer delete(instructionISA, "min.NaN.f32")
+	h := moduleHeader(6, 0, "\tmin.NaN.f32 %f1, %f2, %f3;\n\t@%p1 bra $L;\n")
+	if !strings.Contains(h, ".version 7.0\n.target sm_60\n") || !strings.Contains(h, "// PTX ISA 7.0: needed by min.NaN.f32\n") {
+		t.Errorf("header:\n%s", h)
 	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "instruction shfl.sync.bfly.b32 has no PTX ISA version") {
+			t.Errorf("unknown opcode: recovered %v", r)
+		}
+	}()
+	moduleHeader(9, 0, "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n")
 }
 
 // TestHeavyIsOneKernel: the 20 chained sin*cos+tanh fuse into one kernel

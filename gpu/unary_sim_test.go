@@ -25,7 +25,7 @@ func runUnaryF32(t *testing.T, prim string, xs []float32) []float32 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod, err := ptxsim.Parse(moduleHeader(9, 0) + k.text())
+	mod, err := ptxsim.Parse(moduleHeader(9, 0, k.text()) + k.text())
 	if err != nil {
 		t.Fatal(err)
 	}
