@@ -78,7 +78,7 @@ func firstDiff(a, b string) string {
 // lowest PTX ISA version that target allows.
 func TestPTXTargetFollowsDevice(t *testing.T) {
 	for _, c := range []struct {
-		major, minor int
+		major, minor    int
 		target, version string
 	}{
 		{8, 0, "sm_80", "7.0"},
