@@ -14,15 +14,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden PTX files in testdata")
 
-// TestGoldenPTX compares the PTX of known jaxprs (sm_90) with the files in
-// testdata, and checks each is well formed (ptxsim.Parse: balanced braces,
-// registers declared, labels defined, instructions known). Regenerate with
-// go test ./gpu -run GoldenPTX -update after an intended change.
-func TestGoldenPTX(t *testing.T) {
-	cases := []struct {
-		name string
-		fn   *ir.ClosedJaxpr
-	}{
+// goldenCase is a program whose PTX is kept in testdata/<name>.ptx.
+type goldenCase struct {
+	name string
+	fn   *ir.ClosedJaxpr
+}
+
+// goldenCases are the programs with golden PTX.
+func goldenCases() []goldenCase {
+	return []goldenCase{
 		{"square_plus_one", codelab.SquarePlusOne(4)},
 		{"heavy_2", codelab.Heavy(1000000, 2)},
 		{"sum_squares", codelab.SumSquares(300)},
@@ -32,7 +32,14 @@ func TestGoldenPTX(t *testing.T) {
 		{"matmul", codelab.Matmul(33, 20, 17, false)},
 		{"shapes", codelab.Shapes()},
 	}
-	for _, c := range cases {
+}
+
+// TestGoldenPTX compares the PTX of known jaxprs (sm_90) with the files in
+// testdata, and checks each is well formed (ptxsim.Parse: balanced braces,
+// registers declared, labels defined, instructions known). Regenerate with
+// go test ./gpu -run GoldenPTX -update after an intended change.
+func TestGoldenPTX(t *testing.T) {
+	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
 			ptx, _, err := lowerPTX(c.fn, 9, 0)
 			if err != nil {
