@@ -67,5 +67,5 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 	}
 	s.refreshCodeLenses()
 	return map[string]any{"function": tf.name, "signature": tf.signature(), "backend": r.Backend, "device": r.Device,
-		"traceMs": r.TraceMs, "lowerMs": r.LowerMs, "compileMs": r.CompileMs, "firstCallMs": r.FirstCallMs, "cachedCallMs": r.CachedCallMs}, nil
+		"traceMs": r.TraceMs, "lowerMs": r.LowerMs, "compileMs": r.CompileMs, "firstCallMs": r.FirstCallMs, "cachedCallMs": r.CachedCallMs, "gpuEstimate": r.GPUEstimate}, nil
 }

@@ -77,7 +77,11 @@ func costTitle(m *previewResult) string {
 	if m.Device != "" && m.Backend != "cpu" {
 		where += " (" + m.Device + ")"
 	}
-	return fmt.Sprintf("compile %s · cached %s · %s", fmtMs(m.CompileMs+m.LowerMs), fmtMs(m.CachedCallMs), where)
+	title := fmt.Sprintf("compile %s · cached %s · %s", fmtMs(m.CompileMs+m.LowerMs), fmtMs(m.CachedCallMs), where)
+	if m.GPUEstimate != "" {
+		title += " · " + m.GPUEstimate
+	}
+	return title
 }
 
 func fmtMs(ms float64) string {

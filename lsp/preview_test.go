@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,11 +88,14 @@ func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mu
 	}
 	r = c.request("workspace/executeCommand", map[string]any{"command": CommandMeasureCompileCost, "arguments": []any{map[string]any{"uri": u, "function": "ReluWhere"}}})
 	var cost struct {
-		Function, Backend                                      string
+		Function, Backend, GPUEstimate                         string
 		TraceMs, LowerMs, CompileMs, FirstCallMs, CachedCallMs float64
 	}
 	if r.Error != nil || json.Unmarshal(r.Result, &cost) != nil || cost.Backend == "" || cost.CompileMs <= 0 || cost.FirstCallMs <= 0 {
 		t.Errorf("measureCompileCost ReluWhere: %+v %s", r.Error, r.Result)
+	}
+	if os.Getenv("JITLINT_PTXAS") != "" && cost.Backend == "cpu" && !strings.Contains(cost.GPUEstimate, "(estimate: PTX ") {
+		t.Errorf("no GPU but ptxas: the result has no offline GPU compile estimate: %s", r.Result)
 	}
 	c.waitFor("codeLens refresh", func(m wireMsg) bool { return m.Method == "workspace/codeLens/refresh" })
 	r = c.request("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}})
