@@ -116,8 +116,8 @@ func userFrame() (runtime.Frame, bool) {
 
 func internalFrame(fn string) bool {
 	// jit itself (generic instantiations print as .../jit.Cond[...]), its
-	// subpackages, the GPU backend, and the runtime's own frames.
-	for _, p := range []string{jitPkg, "github.com/jitlint/jitlint/jit/", "github.com/jitlint/jitlint/gpu", "runtime.", "reflect."} {
+	// subpackages (the GPU backend among them), and the runtime's own frames.
+	for _, p := range []string{jitPkg, "github.com/jitlint/jitlint/jit/", "runtime.", "reflect."} {
 		if strings.HasPrefix(fn, p) {
 			return true
 		}

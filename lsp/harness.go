@@ -16,7 +16,7 @@ const harnessFile = "zz_jitls_preview_test.go"
 
 // gpuPkgPath is the GPU backend the harness imports (for its offline
 // compile estimate).
-const gpuPkgPath = "github.com/jitlint/jitlint/gpu"
+const gpuPkgPath = "github.com/jitlint/jitlint/jit/gpu"
 
 // harnessTest is the generated test function's name.
 const harnessTest = "TestJitlsPreview"

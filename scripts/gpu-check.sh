@@ -8,7 +8,7 @@
 #      builds static-enough (CGO_ENABLED=0, purego) binaries into bin/gpucheck/
 #      (ignored by git): gpu.test (the gpu package's tests, whose Device* tests
 #      run only where a GPU works), ptxsim.test, gpucheck (the codelab report
-#      program, gpu/cmd/gpucheck) and, if it builds, examples/codelab.
+#      program, jit/gpu/cmd/gpucheck) and, if it builds, examples/codelab.
 #
 #   2. on the GPU machine, in one call of the session's device tool:
 #        run(command="bash scripts/gpu-check.sh run", carry=["bin"], timeout_s=540)
@@ -33,9 +33,9 @@ build)
 	set -e
 	mkdir -p "$BIN"
 	export CGO_ENABLED=0 GOOS=linux GOARCH=amd64
-	go test -c -o "$BIN/gpu.test" ./gpu
-	go test -c -o "$BIN/ptxsim.test" ./gpu/internal/ptxsim
-	go build -o "$BIN/gpucheck" ./gpu/cmd/gpucheck
+	go test -c -o "$BIN/gpu.test" ./jit/gpu
+	go test -c -o "$BIN/ptxsim.test" ./jit/gpu/internal/ptxsim
+	go build -o "$BIN/gpucheck" ./jit/gpu/cmd/gpucheck
 	# The Go port of the codelab through package jit (which uses the gpu
 	# backend by default once it imports it); optional.
 	go build -o "$BIN/codelab" ./examples/codelab || echo "examples/codelab does not build; skipped"
@@ -62,7 +62,7 @@ run)
 		echo "python: $(python3 --version 2>&1)"
 	} >"$OUT/env.txt"
 	# 1. Tests: the Device tests run the codelab and random jaxprs on the GPU.
-	(cd gpu && timeout 120 "../$BIN/gpu.test" -test.v -test.run 'Device|ULP|Fallback|Missing|NotADriver' -test.timeout 115s) >"$OUT/gpu-test.log" 2>&1
+	(cd jit/gpu && timeout 120 "../../$BIN/gpu.test" -test.v -test.run 'Device|ULP|Fallback|Missing|NotADriver' -test.timeout 115s) >"$OUT/gpu-test.log" 2>&1
 	echo "gpu.test exit $?" >>"$OUT/gpu-test.log"
 	# 2. JAX side (its own process; results in jax.json).
 	PYTHONUNBUFFERED=1 timeout 150 python3 bench/gpu/jax_codelab.py "$OUT/jax.json" >"$OUT/jax.log" 2>&1

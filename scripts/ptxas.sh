@@ -12,7 +12,7 @@
 # so the system's apt configuration is left as it is.
 #
 # Usage:  export JITLINT_PTXAS=$(scripts/ptxas.sh)
-#         go test ./gpu -run PTXAS -v
+#         go test ./jit/gpu -run PTXAS -v
 # Needs a Debian (or Debian-based) system with apt-get and dpkg; takes
 # about 10 s the first time (an 84 MB download), nothing afterwards.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The codelab's functions through JAX, for the side-by-side table of
-scripts/gpu-check.sh. Same functions and inputs as gpu/internal/codelab.
+scripts/gpu-check.sh. Same functions and inputs as jit/gpu/internal/codelab.
 
     python3 jax_codelab.py OUT.json
 

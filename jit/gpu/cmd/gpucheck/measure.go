@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jitlint/jitlint/gpu"
-	"github.com/jitlint/jitlint/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/gpu"
+	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )

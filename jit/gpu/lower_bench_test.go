@@ -3,7 +3,7 @@ package gpu
 import (
 	"testing"
 
-	"github.com/jitlint/jitlint/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
 	"github.com/jitlint/jitlint/jit/ir"
 )
 

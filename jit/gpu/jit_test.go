@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/jitlint/jitlint/gpu"
+	"github.com/jitlint/jitlint/jit/gpu"
 	"github.com/jitlint/jitlint/jit"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"

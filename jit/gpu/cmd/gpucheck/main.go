@@ -20,7 +20,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/jitlint/jitlint/gpu"
+	"github.com/jitlint/jitlint/jit/gpu"
 )
 
 func main() {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jitlint/jitlint/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )

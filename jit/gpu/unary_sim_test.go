@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/jitlint/jitlint/gpu/internal/ptxsim"
+	"github.com/jitlint/jitlint/jit/gpu/internal/ptxsim"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/fusion"
 )

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/gpu/internal/codelab"
-	"github.com/jitlint/jitlint/gpu/internal/ptxsim"
+	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/gpu/internal/ptxsim"
 	"github.com/jitlint/jitlint/jit/ir"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jitlint/jitlint/gpu/internal/ptxsim"
+	"github.com/jitlint/jitlint/jit/gpu/internal/ptxsim"
 )
 
 // NewInterpreter returns a GPU backend whose device is the PTX interpreter

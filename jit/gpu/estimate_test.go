@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
 )
 
 // TestEstimateCompile: without a GPU and with ptxas, the estimate is the

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/jitlint/jitlint/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
