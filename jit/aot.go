@@ -47,7 +47,7 @@ func (t *Traced) Signature() string { return t.sig.String() }
 // Lower lowers the program for the function's backend.
 func (t *Traced) Lower() (l *Lowered, err error) {
 	defer recoverError(&err)
-	bk, err := backend.Get(t.sig.backend)
+	bk, err := getBackend(t.sig.backend)
 	if err != nil {
 		return nil, &Error{Kind: BackendFailure, Msg: fmt.Sprintf("backend %q is not available: %v", t.sig.backend, err)}
 	}

@@ -60,7 +60,8 @@ var (
 	defaultName string
 )
 
-// DefaultBackend returns "gpu" when a CUDA device works and "cpu" otherwise;
+// DefaultBackend returns "gpu" when the program links the GPU backend
+// (gpuImport) and a CUDA device works, and "cpu" otherwise;
 // the environment variable JIT_PLATFORM=cpu|gpu forces one (read once).
 func DefaultBackend() string {
 	defaultOnce.Do(func() {
@@ -69,7 +70,7 @@ func DefaultBackend() string {
 			defaultName = p
 		default:
 			defaultName = "cpu"
-			if _, err := backend.Get("gpu"); err == nil {
+			if _, err := getBackend("gpu"); err == nil {
 				defaultName = "gpu"
 			}
 		}
@@ -87,16 +88,18 @@ func Devices() []Device {
 		}
 	}
 	for _, n := range names {
-		if b, err := backend.Get(n); err == nil {
+		if b, err := getBackend(n); err == nil {
 			out = append(out, b.Devices()...)
 		}
 	}
 	return out
 }
 
-// BackendError returns why a backend is unavailable (nil if it works).
+// BackendError returns why a backend is unavailable (nil if it works);
+// for "gpu" in a program that does not import the GPU backend, the error
+// names the import to add (gpuImport).
 func BackendError(name string) error {
-	_, err := backend.Get(name)
+	_, err := getBackend(name)
 	return err
 }
 

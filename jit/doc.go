@@ -2,7 +2,8 @@
 //
 // A Go function over Arrays is traced with abstract values (shape + dtype),
 // recorded as a jaxpr (package ir), lowered and compiled by a backend (CPU by
-// default, GPU when a CUDA device works), and the executable is cached per
+// default; GPU when the program imports jit/gpu and a CUDA device works),
+// and the executable is cached per
 // input signature: pytree structure, shapes, dtypes, weak types, static
 // argument values and backend.
 //

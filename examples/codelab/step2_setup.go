@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/jitlint/jitlint/jit"
+	_ "github.com/jitlint/jitlint/jit/gpu" // links the GPU backend: jit uses it when a CUDA device works
 )
 
 // step2 prints the module version, the default backend and the devices. The
