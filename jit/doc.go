@@ -3,9 +3,8 @@
 // A Go function over Arrays is traced with abstract values (shape + dtype),
 // recorded as a jaxpr (package ir), lowered and compiled by a backend (CPU by
 // default; GPU when the program imports jit/gpu and a CUDA device works),
-// and the executable is cached per
-// input signature: pytree structure, shapes, dtypes, weak types, static
-// argument values and backend.
+// and the executable is cached per input signature: pytree structure,
+// shapes, dtypes, weak types, static argument values and backend.
 //
 //	heavy := jit.Jit(Heavy)
 //	y := heavy.Call(jit.Arange(1_000_000, jit.Float32)).BlockUntilReady()
