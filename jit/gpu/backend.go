@@ -8,10 +8,14 @@ import (
 	"time"
 
 	"github.com/jitlint/jitlint/jit/backend"
+	"github.com/jitlint/jitlint/jit/gpu/internal/devapi"
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-func init() { backend.Register("gpu", Open) }
+func init() {
+	backend.Register("gpu", Open)
+	devapi.NewBackend = func(d devapi.Device) backend.Backend { return newBackend(d) }
+}
 
 // LibraryEnv names the environment variable that overrides the path of the
 // CUDA driver library (default libcuda.so.1, found by the dynamic loader).
@@ -71,20 +75,20 @@ func (b *Backend) Name() string { return "gpu" }
 
 // Devices lists the device in use.
 func (b *Backend) Devices() []backend.Device {
-	return []backend.Device{{Platform: "gpu", ID: 0, Name: b.dev.info().name}}
+	return []backend.Device{{Platform: "gpu", ID: 0, Name: b.dev.Info().Name}}
 }
 
 // Describe is a one-line description: name, compute capability, memory, SMs.
 func (b *Backend) Describe() string {
-	i := b.dev.info()
-	return fmt.Sprintf("%s (sm_%d%d, %.1f GiB, %d SMs)", i.name, i.major, i.minor, float64(i.totalMem)/(1<<30), i.sms)
+	i := b.dev.Info()
+	return fmt.Sprintf("%s (sm_%d%d, %.1f GiB, %d SMs)", i.Name, i.Major, i.Minor, float64(i.TotalMem)/(1<<30), i.SMs)
 }
 
 // Lower plans the jaxpr and generates its PTX for this device.
 func (b *Backend) Lower(cj *ir.ClosedJaxpr) (backend.Lowered, error) {
 	start := time.Now()
-	i := b.dev.info()
-	ptx, prog, err := lowerPTX(cj, i.major, i.minor)
+	i := b.dev.Info()
+	ptx, prog, err := lowerPTX(cj, i.Major, i.Minor)
 	if err != nil {
 		return nil, err
 	}

@@ -43,18 +43,18 @@ func openCUDA(libPath string) (*cudaDevice, error) {
 	if err := d.check("cuDeviceGetName", d.cuDeviceGetName(&name[0], int32(len(name)), c.dev)); err != nil {
 		return nil, err
 	}
-	c.inf.name = strings.TrimRight(string(name), "\x00")
+	c.inf.Name = strings.TrimRight(string(name), "\x00")
 	for _, a := range []struct {
 		attr int32
 		dst  *int
-	}{{attrComputeCapMajor, &c.inf.major}, {attrComputeCapMinor, &c.inf.minor}, {attrMultiprocessorCount, &c.inf.sms}} {
+	}{{attrComputeCapMajor, &c.inf.Major}, {attrComputeCapMinor, &c.inf.Minor}, {attrMultiprocessorCount, &c.inf.SMs}} {
 		var v int32
 		if err := d.check("cuDeviceGetAttribute", d.cuDeviceGetAttribute(&v, a.attr, c.dev)); err != nil {
 			return nil, err
 		}
 		*a.dst = int(v)
 	}
-	if err := d.check("cuDeviceTotalMem_v2", d.cuDeviceTotalMem(&c.inf.totalMem, c.dev)); err != nil {
+	if err := d.check("cuDeviceTotalMem_v2", d.cuDeviceTotalMem(&c.inf.TotalMem, c.dev)); err != nil {
 		return nil, err
 	}
 	if err := d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&c.ctx, c.dev)); err != nil {
@@ -75,9 +75,9 @@ func (c *cudaDevice) current() error {
 	return c.d.check("cuCtxSetCurrent", c.d.cuCtxSetCurrent(c.ctx))
 }
 
-func (c *cudaDevice) info() deviceInfo { return c.inf }
+func (c *cudaDevice) Info() deviceInfo { return c.inf }
 
-func (c *cudaDevice) alloc(n int) (uint64, error) {
+func (c *cudaDevice) Alloc(n int) (uint64, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := c.current(); err != nil {
@@ -90,7 +90,7 @@ func (c *cudaDevice) alloc(n int) (uint64, error) {
 	return p, nil
 }
 
-func (c *cudaDevice) free(p uint64) {
+func (c *cudaDevice) Free(p uint64) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if c.current() == nil {
@@ -98,7 +98,7 @@ func (c *cudaDevice) free(p uint64) {
 	}
 }
 
-func (c *cudaDevice) upload(dst uint64, src []byte) error {
+func (c *cudaDevice) Upload(dst uint64, src []byte) error {
 	if len(src) == 0 {
 		return nil
 	}
@@ -117,7 +117,7 @@ func (c *cudaDevice) upload(dst uint64, src []byte) error {
 	return c.d.check("cuMemcpyHtoD_v2", c.d.cuMemcpyHtoD(dst, unsafe.Pointer(&src[0]), uint64(len(src))))
 }
 
-func (c *cudaDevice) download(dst []byte, src uint64) error {
+func (c *cudaDevice) Download(dst []byte, src uint64) error {
 	if len(dst) == 0 {
 		return nil
 	}
@@ -135,7 +135,7 @@ func (c *cudaDevice) download(dst []byte, src uint64) error {
 	return c.d.check("cuMemcpyDtoH_v2", c.d.cuMemcpyDtoH(unsafe.Pointer(&dst[0]), src, uint64(len(dst))))
 }
 
-func (c *cudaDevice) copyD(dst, src uint64, n int) error {
+func (c *cudaDevice) CopyD(dst, src uint64, n int) error {
 	if n == 0 {
 		return nil
 	}
@@ -149,7 +149,7 @@ func (c *cudaDevice) copyD(dst, src uint64, n int) error {
 
 // loadModule compiles PTX with cuModuleLoadDataEx, asking for the JIT wall
 // time and the info and error logs.
-func (c *cudaDevice) loadModule(ptx string) (module, error) {
+func (c *cudaDevice) LoadModule(ptx string) (module, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := c.current(); err != nil {
@@ -174,18 +174,18 @@ func (c *cudaDevice) loadModule(ptx string) (module, error) {
 		return module{}, fmt.Errorf("the CUDA driver rejected the generated PTX: %w\n%s", err, cBytes(errLog))
 	}
 	wallMS := math.Float32frombits(uint32(vals[0]))
-	m := module{handle: mod, funcs: map[string]kernelFunc{}, jit: time.Duration(float64(wallMS) * float64(time.Millisecond)), log: cBytes(infoLog)}
+	m := module{Handle: mod, Funcs: map[string]kernelFunc{}, JIT: time.Duration(float64(wallMS) * float64(time.Millisecond)), Log: cBytes(infoLog)}
 	for _, name := range kernelNames(ptx) {
 		var fn uintptr
 		if err := c.d.check("cuModuleGetFunction", c.d.cuModuleGetFunction(&fn, mod, name)); err != nil {
 			return module{}, fmt.Errorf("kernel %s: %w", name, err)
 		}
-		m.funcs[name] = fn
+		m.Funcs[name] = fn
 	}
 	return m, nil
 }
 
-func (c *cudaDevice) launch(fn kernelFunc, grid, block uint32, args []uint64) error {
+func (c *cudaDevice) Launch(fn kernelFunc, grid, block uint32, args []uint64) error {
 	f, ok := fn.(uintptr)
 	if !ok {
 		return fmt.Errorf("gpu: internal error: kernel handle %T is not a CUDA function", fn)
@@ -207,8 +207,8 @@ func (c *cudaDevice) launch(fn kernelFunc, grid, block uint32, args []uint64) er
 	return c.d.check("cuLaunchKernel", c.d.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, c.stream, &params[0], nil))
 }
 
-func (c *cudaDevice) unload(m module) {
-	mod, ok := m.handle.(uintptr)
+func (c *cudaDevice) Unload(m module) {
+	mod, ok := m.Handle.(uintptr)
 	if !ok {
 		return
 	}
@@ -221,7 +221,7 @@ func (c *cudaDevice) unload(m module) {
 
 // timer records a CUDA event now; stop records another and returns the
 // device time between them.
-func (c *cudaDevice) timer() (func() (time.Duration, error), error) {
+func (c *cudaDevice) Timer() (func() (time.Duration, error), error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := c.current(); err != nil {

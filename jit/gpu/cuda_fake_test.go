@@ -41,39 +41,39 @@ func TestCUDABindingWithFakeDriver(t *testing.T) {
 		t.Errorf("Devices() = %+v", d)
 	}
 	dev := b.dev
-	p, err := dev.alloc(64)
+	p, err := dev.Alloc(64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dev.free(p)
-	q, err := dev.alloc(64)
+	defer dev.Free(p)
+	q, err := dev.Alloc(64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dev.free(q)
+	defer dev.Free(q)
 	src := []byte("0123456789abcdef")
-	if err := dev.upload(p, src); err != nil {
+	if err := dev.Upload(p, src); err != nil {
 		t.Fatal(err)
 	}
-	if err := dev.copyD(q, p, len(src)); err != nil {
+	if err := dev.CopyD(q, p, len(src)); err != nil {
 		t.Fatal(err)
 	}
 	back := make([]byte, len(src))
-	if err := dev.download(back, q); err != nil || string(back) != string(src) {
+	if err := dev.Download(back, q); err != nil || string(back) != string(src) {
 		t.Fatalf("round trip: %q, %v", back, err)
 	}
-	m, err := dev.loadModule(moduleHeader(9, 0, "") + ".visible .entry record(\n)\n{\n\tret;\n}\n")
+	m, err := dev.LoadModule(moduleHeader(9, 0, "") + ".visible .entry record(\n)\n{\n\tret;\n}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.jit != 12500*time.Microsecond || m.log != "info: fake jit of record" {
-		t.Errorf("JIT wall time %v, log %q", m.jit, m.log)
+	if m.JIT != 12500*time.Microsecond || m.Log != "info: fake jit of record" {
+		t.Errorf("JIT wall time %v, log %q", m.JIT, m.Log)
 	}
-	if err := dev.launch(m.funcs["record"], 7, 256, []uint64{p, 0xfeedface12345678}); err != nil {
+	if err := dev.Launch(m.Funcs["record"], 7, 256, []uint64{p, 0xfeedface12345678}); err != nil {
 		t.Fatal(err)
 	}
 	rec := make([]byte, 48)
-	if err := dev.download(rec, p); err != nil {
+	if err := dev.Download(rec, p); err != nil {
 		t.Fatal(err)
 	}
 	want := []uint64{7, 1001, 256, 1001, 0, 0xfeedface12345678}
@@ -82,22 +82,22 @@ func TestCUDABindingWithFakeDriver(t *testing.T) {
 			t.Errorf("launch record[%d] = %#x, want %#x", i, g, w)
 		}
 	}
-	stop, err := dev.timer()
+	stop, err := dev.Timer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d, err := stop(); err != nil || d != 1500*time.Microsecond {
 		t.Errorf("timer: %v, %v", d, err)
 	}
-	dev.unload(m)
+	dev.Unload(m)
 	for _, c := range []struct {
 		err  error
 		want string
 	}{
-		{func() error { _, err := dev.alloc(1 << 41); return err }(), "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"},
-		{func() error { _, err := dev.loadModule(moduleHeader(9, 0, "") + "INVALID"); return err }(), "CUDA_ERROR_INVALID_PTX (fake error)\nptxas fatal: INVALID instruction"},
+		{func() error { _, err := dev.Alloc(1 << 41); return err }(), "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"},
+		{func() error { _, err := dev.LoadModule(moduleHeader(9, 0, "") + "INVALID"); return err }(), "CUDA_ERROR_INVALID_PTX (fake error)\nptxas fatal: INVALID instruction"},
 		{func() error {
-			_, err := dev.loadModule(moduleHeader(9, 0, "") + ".visible .entry other(\n)\n{\n\tret;\n}\n")
+			_, err := dev.LoadModule(moduleHeader(9, 0, "") + ".visible .entry other(\n)\n{\n\tret;\n}\n")
 			return err
 		}(), "kernel other: cuModuleGetFunction: CUDA_ERROR_NOT_FOUND"},
 	} {

@@ -89,14 +89,14 @@ func TestDeviceRandomJaxprs(t *testing.T) {
 // module is reported with the driver's error name and log.
 func TestDeviceTimerAndErrors(t *testing.T) {
 	b := realBackend(t)
-	stop, err := b.dev.timer()
+	stop, err := b.dev.Timer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d, err := stop(); err != nil || d < 0 || d > time.Second {
 		t.Errorf("timer: %v, %v", d, err)
 	}
-	_, err = b.dev.loadModule(moduleHeader(9, 0, "") + ".visible .entry bad(\n)\n{\n\tfoo.bar %r1;\n\tret;\n}\n")
+	_, err = b.dev.LoadModule(moduleHeader(9, 0, "") + ".visible .entry bad(\n)\n{\n\tfoo.bar %r1;\n\tret;\n}\n")
 	if err == nil {
 		t.Fatal("the driver accepted malformed PTX")
 	}

@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/gpu/internal/ptxsim"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
 // compileSim lowers and compiles cj for the PTX interpreter.
-func compileSim(t *testing.T, cj *ir.ClosedJaxpr) (*Executable, *simDevice, string) {
+func compileSim(t *testing.T, cj *ir.ClosedJaxpr) (*Executable, *ptxsim.Device, string) {
 	t.Helper()
-	dev := newSimDevice()
+	dev := ptxsim.NewDevice()
 	low, err := newBackend(dev).Lower(cj)
 	if err != nil {
 		t.Fatalf("Lower: %v", err)

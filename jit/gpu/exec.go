@@ -34,11 +34,11 @@ func compile(dev device, ptx string, prog *program) (*Executable, error) {
 	x := &Executable{dev: dev, prog: prog, bufs: map[*ir.Var]uint64{}, loops: map[step][2][]uint64{},
 		ys: map[*scanStep][]uint64{}, allocs: new([]uint64), funcs: map[string]kernelFunc{}}
 	if len(kernelNames(ptx)) > 0 {
-		m, err := dev.loadModule(ptx)
+		m, err := dev.LoadModule(ptx)
 		if err != nil {
 			return nil, err
 		}
-		x.funcs, x.detail, x.mod = m.funcs, backend.Detail{DriverJIT: m.jit, Log: m.log}, &m
+		x.funcs, x.detail, x.mod = m.Funcs, backend.Detail{DriverJIT: m.JIT, Log: m.Log}, &m
 	}
 	allocs, mod := x.allocs, x.mod
 	runtime.AddCleanup(x, func(d device) { release(d, allocs, mod) }, dev)
@@ -67,17 +67,17 @@ func (x *Executable) Close() {
 // release frees allocs and unloads mod, once.
 func release(d device, allocs *[]uint64, mod *module) {
 	for _, p := range *allocs {
-		d.free(p)
+		d.Free(p)
 	}
 	*allocs = nil
-	if mod != nil && mod.handle != nil {
-		d.unload(*mod)
-		mod.handle = nil
+	if mod != nil && mod.Handle != nil {
+		d.Unload(*mod)
+		mod.Handle = nil
 	}
 }
 
 func (x *Executable) alloc(a ir.Aval) (uint64, error) {
-	p, err := x.dev.alloc(byteSize(a))
+	p, err := x.dev.Alloc(byteSize(a))
 	if err == nil {
 		*x.allocs = append(*x.allocs, p)
 	}
@@ -114,7 +114,7 @@ func (x *Executable) allocProgram(p *program) error {
 		if err != nil {
 			return err
 		}
-		if err := x.dev.upload(x.bufs[v], data); err != nil {
+		if err := x.dev.Upload(x.bufs[v], data); err != nil {
 			return err
 		}
 	}
@@ -199,11 +199,11 @@ func (x *Executable) Execute(args []*ir.Buffer) ([]*ir.Buffer, error) {
 			return nil, fmt.Errorf("gpu: argument %d: %w", i, err)
 		}
 		in[i] = x.bufs[p.invars[i]]
-		if err := x.dev.upload(in[i], data); err != nil {
+		if err := x.dev.Upload(in[i], data); err != nil {
 			return nil, err
 		}
 	}
-	stop, err := x.dev.timer()
+	stop, err := x.dev.Timer()
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (x *Executable) Execute(args []*ir.Buffer) ([]*ir.Buffer, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := x.dev.download(dst, ptr); err != nil {
+		if err := x.dev.Download(dst, ptr); err != nil {
 			return nil, err
 		}
 		res[i] = b
@@ -258,7 +258,7 @@ func (x *Executable) run(p *program, inputs []uint64) ([]uint64, error) {
 	for _, s := range p.steps {
 		switch s := s.(type) {
 		case launchStep:
-			if err := x.dev.launch(x.funcs[s.kernel], uint32(s.grid), blockSize, ats(s.args)); err != nil {
+			if err := x.dev.Launch(x.funcs[s.kernel], uint32(s.grid), blockSize, ats(s.args)); err != nil {
 				return nil, fmt.Errorf("launching %s: %w", s.kernel, err)
 			}
 		case aliasStep:
@@ -302,18 +302,18 @@ func (x *Executable) run(p *program, inputs []uint64) ([]uint64, error) {
 func (x *Executable) readInt(ptr uint64, t ir.DType) (int, error) {
 	if t == ir.Bool {
 		var b [1]byte
-		err := x.dev.download(b[:], ptr)
+		err := x.dev.Download(b[:], ptr)
 		return int(b[0]), err
 	}
 	var b [4]byte
-	err := x.dev.download(b[:], ptr)
+	err := x.dev.Download(b[:], ptr)
 	return int(int32(binary.LittleEndian.Uint32(b[:]))), err
 }
 
 // copyInto copies each source buffer into the matching destination.
 func (x *Executable) copyInto(dst, src []uint64, vars []*ir.Var) error {
 	for i := range dst {
-		if err := x.dev.copyD(dst[i], src[i], byteSize(vars[i].Aval)); err != nil {
+		if err := x.dev.CopyD(dst[i], src[i], byteSize(vars[i].Aval)); err != nil {
 			return err
 		}
 	}
@@ -370,7 +370,7 @@ func (x *Executable) runScan(s *scanStep, consts, carry, xs []uint64) ([]uint64,
 		carry = next
 		for j, v := range s.ysOuts {
 			if n := rowBytes(v.Aval); n > 0 {
-				if err := x.dev.copyD(ys[j]+uint64(row*n), outs[len(next)+j], n); err != nil {
+				if err := x.dev.CopyD(ys[j]+uint64(row*n), outs[len(next)+j], n); err != nil {
 					return nil, err
 				}
 			}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jitlint/jitlint/jit"
 	"github.com/jitlint/jitlint/jit/gpu"
+	"github.com/jitlint/jitlint/jit/gpu/internal/devapi"
+	"github.com/jitlint/jitlint/jit/gpu/internal/ptxsim"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
@@ -54,7 +56,7 @@ func TestTracedCodelab(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			low, err := gpu.NewInterpreter().Lower(cj.IR())
+			low, err := devapi.NewBackend(ptxsim.NewDevice()).Lower(cj.IR())
 			if err != nil {
 				t.Fatalf("%v\n%s", err, cj)
 			}

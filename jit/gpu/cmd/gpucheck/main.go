@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/jitlint/jitlint/jit/gpu"
+	"github.com/jitlint/jitlint/jit/gpu/internal/devapi"
+	"github.com/jitlint/jitlint/jit/gpu/internal/ptxsim"
 )
 
 func main() {
@@ -93,7 +95,7 @@ var cfg struct{ n, steps int }
 func run(out io.Writer, jax *jaxResults, interp bool) error {
 	var g *gpu.Backend
 	if interp {
-		g = gpu.NewInterpreter()
+		g = devapi.NewBackend(ptxsim.NewDevice()).(*gpu.Backend)
 	} else {
 		b, err := gpu.Open()
 		if err != nil {
