@@ -61,7 +61,7 @@ func TestPrimitiveEdgeCases(t *testing.T) {
 			return b.Op(ir.SelectN, nil, y.Aval, x, y, neg, b.Same(ir.Abs, y))
 		}},
 		{"clamp", fv, gv, func(b *ir.Builder, x, y *ir.Var) *ir.Var {
-			return b.Op(ir.Clamp, nil, x.Aval, codelab.F32(-3), x, codelab.F32(3))
+			return b.Op(ir.Clamp, nil, x.Aval, f32Lit(-3), x, f32Lit(3))
 		}},
 	}
 	for _, c := range cases {
@@ -139,4 +139,9 @@ func TestSplitReduction(t *testing.T) {
 			}
 		})
 	}
+}
+
+// f32Lit is a weakly typed f32 literal.
+func f32Lit(v float64) ir.Literal {
+	return ir.Literal{Value: v, Aval: ir.Aval{DType: ir.Float32, Weak: true}}
 }

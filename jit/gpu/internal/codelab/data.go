@@ -1,20 +1,12 @@
-// Package codelab builds, with ir types, the jaxprs of the codelab's
-// functions (x**2+1, heavy, sum(x**2), where, cond, the unrolled loop and its
-// scan, masked mean, power, make_jaxpr's example) plus a few shape-heavy ones,
-// with their arguments. The gpu tests use them for golden PTX and
+// Package codelab traces, with package jit, the codelab's functions
+// (x**2+1, heavy, sum(x**2), where, cond, the unrolled loop and its scan,
+// masked mean, power, make_jaxpr's example) plus a few shape-heavy ones,
+// and gives their arguments. The gpu tests use them for golden PTX and
 // correctness against the reference evaluator, and the GPU check program
 // runs them on a device.
 package codelab
 
 import "github.com/jitlint/jitlint/jit/ir"
-
-// F32 is a weakly typed f32 literal.
-func F32(v float64) ir.Literal {
-	return ir.Literal{Value: v, Aval: ir.Aval{DType: ir.Float32, Weak: true}}
-}
-
-// I32 is an i32 literal.
-func I32(v int) ir.Literal { return ir.Literal{Value: float64(v), Aval: ir.Aval{DType: ir.Int32}} }
 
 // Arange returns f32 [0, 1, ..., n-1] times scale.
 func Arange(n int, scale float64) *ir.Buffer {
