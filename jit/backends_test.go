@@ -3,6 +3,7 @@ package jit_test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -27,5 +28,24 @@ func TestGPUNotLinked(t *testing.T) {
 	}
 	if err := jit.BackendError("cpu"); err != nil {
 		t.Errorf("BackendError(cpu) = %v", err)
+	}
+}
+
+// TestJitLinksNoDriver: package jit depends on neither the GPU backend nor
+// purego (go list -deps), so a program that does not import jit/gpu links
+// no CUDA binding.
+func TestJitLinksNoDriver(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil || testing.Short() {
+		t.Skip("no go tool here (or -short)")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/jitlint/jitlint/jit/gpu") || strings.Contains(dep, "purego") {
+			t.Errorf("jit depends on %s", dep)
+		}
 	}
 }
