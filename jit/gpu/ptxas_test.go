@@ -37,7 +37,7 @@ type ptxasResult struct {
 	err  error
 }
 
-// name names the result's program (the first job for a batch).
+// name names the result's program, or its batch.
 func (r *ptxasResult) name() string {
 	if len(r.jobs) == 1 {
 		return r.jobs[0].group + " " + r.jobs[0].name
@@ -83,23 +83,25 @@ func TestPTXAS(t *testing.T) {
 	}
 	start := time.Now()
 	results := assembleAll(ptxas, batches)
-	for _, r := range results {
-		if r.err != nil && len(r.jobs) > 1 {
-			single := make([][]ptxasJob, len(r.jobs))
-			for i, j := range r.jobs {
-				single[i] = []ptxasJob{j}
+	var single [][]ptxasJob
+	for i, r := range results {
+		// Results come per target; a batch is split once, whichever failed.
+		first := i - i%len(ptxasTargets)
+		if r.err != nil && len(r.jobs) > 1 && (i == first || results[first].err == nil) {
+			for _, j := range r.jobs {
+				single = append(single, []ptxasJob{j})
 			}
-			results = append(results, assembleAll(ptxas, single)...)
 		}
 	}
+	results = append(results, assembleAll(ptxas, single)...)
 	wall := time.Since(start)
 
-	failed, maxRegs, spills := 0, 0, 0
+	failed, maxRegs, spills := map[string]bool{}, 0, 0 // failed: programs rejected for either target
 	for _, r := range results {
 		if r.err != nil {
 			if len(r.jobs) == 1 {
-				failed++
-				t.Errorf("%s for sm_%d: %v\nPTX:\n%s", r.name(), r.sm, r.err, r.ptx)
+				failed[r.name()] = true
+				t.Errorf("%s for sm_%d: %v\njaxpr:\n%s\nPTX:\n%s", r.name(), r.sm, r.err, r.jobs[0].cj, r.ptx)
 			}
 			continue
 		}
@@ -121,7 +123,7 @@ func TestPTXAS(t *testing.T) {
 	if random < 500 {
 		t.Errorf("only %d random jaxprs lowered, want at least 500", random)
 	}
-	t.Logf("ptxas: %d programs assembled for sm_80 and sm_90, %d failed, max registers %d, spills %d", len(jobs), failed, maxRegs, spills)
+	t.Logf("ptxas: %d programs assembled for sm_80 and sm_90, %d failed, max registers %d, spills %d", len(jobs), len(failed), maxRegs, spills)
 	t.Logf("(%d ptxas runs, %d at a time, in %v)", len(results), runtime.GOMAXPROCS(0), wall.Round(time.Millisecond))
 }
 
@@ -239,7 +241,7 @@ func ptxasRandomJaxprs(t *testing.T, n int) []ptxasJob {
 			unsupported++
 			continue
 		}
-		jobs = append(jobs, ptxasJob{"random", fmt.Sprintf("seed %d:\n%s\n", seed, cj), cj, false})
+		jobs = append(jobs, ptxasJob{"random", fmt.Sprintf("seed %d", seed), cj, false})
 	}
 	if unsupported > n/10 {
 		t.Errorf("%d random jaxprs use something the gpu backend does not support (for %d that lower)", unsupported, n)
