@@ -17,7 +17,10 @@ func TestPreviewHoverCommandsAndLenses(t *testing.T) {
 	}
 	dir := sampleModule(t, map[string]string{"relu/extra.go": `package relu
 
-import "github.com/jitlint/jitlint/jit"
+import (
+	"github.com/jitlint/jitlint/jit"
+	_ "github.com/jitlint/jitlint/jit/gpu" // the preview links the GPU backend as the package does
+)
 
 //jit:traced
 func Explodes(x jit.Array) jit.Array { panic("boom from user code") }
