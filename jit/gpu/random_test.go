@@ -9,8 +9,9 @@ import (
 )
 
 // TestRandomJaxprsMatchEval lowers random jaxprs (elementwise, broadcast,
-// reductions, select, convert, and cond/scan/while) and runs them through
-// the PTX interpreter, comparing with the reference evaluator.
+// reductions, select, convert, layout operations, and cond/scan/while) and
+// runs them through the PTX interpreter, comparing with the reference
+// evaluator.
 func TestRandomJaxprsMatchEval(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	n := 150
@@ -22,7 +23,7 @@ func TestRandomJaxprsMatchEval(t *testing.T) {
 		opts := eval.RandomOptions{
 			NumInputs: 1 + r.IntN(3), NumEqns: 4 + r.IntN(8),
 			DTypes:      []ir.DType{ir.Float32, ir.Int32, ir.Float64},
-			ControlFlow: i%2 == 1,
+			ControlFlow: i%2 == 1, Layout: i%3 == 0,
 		}
 		j, args := eval.RandomJaxpr(r, opts)
 		cj := &ir.ClosedJaxpr{Jaxpr: j, Name: "random"}
