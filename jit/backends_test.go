@@ -31,21 +31,29 @@ func TestGPUNotLinked(t *testing.T) {
 	}
 }
 
-// TestJitLinksNoDriver: package jit depends on neither the GPU backend nor
-// purego (go list -deps), so a program that does not import jit/gpu links
-// no CUDA binding.
-func TestJitLinksNoDriver(t *testing.T) {
+// TestLinksNoDriverOrDouble: package jit depends on neither the GPU
+// backend nor purego, so a program that does not import jit/gpu links no
+// CUDA binding; and jit/gpu depends on no test double (the PTX interpreter,
+// the codelab jaxprs), which only its tests and gpucheck link.
+func TestLinksNoDriverOrDouble(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil || testing.Short() {
 		t.Skip("no go tool here (or -short)")
 	}
-	out, err := exec.Command(goTool, "list", "-deps", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps: %v\n%s", err, out)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.HasPrefix(dep, "github.com/jitlint/jitlint/jit/gpu") || strings.Contains(dep, "purego") {
-			t.Errorf("jit depends on %s", dep)
+	for pkg, banned := range map[string][]string{
+		".":     {"github.com/jitlint/jitlint/jit/gpu", "purego"},
+		"./gpu": {"ptxsim", "codelab"},
+	} {
+		out, err := exec.Command(goTool, "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, b := range banned {
+				if strings.Contains(dep, b) {
+					t.Errorf("go list -deps %s lists %s", pkg, dep)
+				}
+			}
 		}
 	}
 }

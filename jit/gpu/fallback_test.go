@@ -70,19 +70,3 @@ func TestBuildWithoutCgo(t *testing.T) {
 		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
 	}
 }
-
-// TestLinksNoInterpreter: the PTX interpreter is for tests and gpucheck
-// only; the backend itself does not depend on it (go list -deps).
-func TestLinksNoInterpreter(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil || testing.Short() {
-		t.Skip("no go tool here (or -short)")
-	}
-	out, err := exec.Command(goTool, "list", "-deps", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps: %v\n%s", err, out)
-	}
-	if strings.Contains(string(out), "ptxsim") || strings.Contains(string(out), "codelab") {
-		t.Errorf("the gpu backend depends on a test double:\n%s", out)
-	}
-}
