@@ -215,3 +215,30 @@ func lineDiff(a, b string) string {
 	pick := func(ls []string) string { return strings.Join(ls[lo:min(i+8, len(ls))], "\n") }
 	return fmt.Sprintf("line %d:\n%s\n--- versus ---\n%s", i+1, pick(al), pick(bl))
 }
+
+// TestVetToolIDPerDriver: go vet caches a tool's results under the ID that
+// -V=full prints, so the two drivers must print different IDs, and a
+// JITLINT_VET value that names no driver is an error.
+func TestVetToolIDPerDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds jitlint")
+	}
+	bin := buildJitlint(t)
+	id := func(env ...string) (string, error) {
+		cmd := exec.Command(bin, "-V=full")
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	own, err1 := id("JITLINT_VET=")
+	stock, err2 := id("JITLINT_VET=unitchecker")
+	if err1 != nil || err2 != nil {
+		t.Fatalf("-V=full: %v, %v", err1, err2)
+	}
+	if !strings.Contains(own, " buildID=") || stock != own+"-unitchecker" {
+		t.Errorf("-V=full: jitlint's driver %q, unitchecker %q; want the second to be the first plus -unitchecker", own, stock)
+	}
+	if out, err := id("JITLINT_VET=fast"); err == nil || !strings.Contains(out, `JITLINT_VET="fast"`) {
+		t.Errorf("JITLINT_VET=fast: %v %q; want an error that names the value", err, out)
+	}
+}
