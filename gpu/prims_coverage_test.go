@@ -22,7 +22,7 @@ func TestEveryPrimitiveRuns(t *testing.T) {
 	old := eval.Stdout
 	eval.Stdout = &printed
 	defer func() { eval.Stdout = old }()
-	samples := primtest.Samples()
+	samples := primtest.Samples(declared)
 	for _, prim := range declared {
 		s, ok := samples[prim]
 		if !ok {
