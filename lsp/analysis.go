@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"maps"
@@ -14,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/typecheck"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -141,7 +141,7 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 			}
 			src = b
 		}
-		f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+		f, err := typecheck.ParseFile(fset, path, src)
 		if f == nil {
 			return nil, fmt.Errorf("parsing %s: %v", path, err)
 		}
@@ -169,28 +169,16 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 	if pp.newDeps && stopOnNewDeps {
 		return pp, nil
 	}
-	info := &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		FileVersions: map[*ast.File]string{},
-	}
 	var typeErrs []types.Error
-	conf := types.Config{
-		Importer: importerFunc(func(path string) (*types.Package, error) {
-			if path == "unsafe" {
-				return types.Unsafe, nil
-			}
+	tc := &typecheck.Config{
+		Path:  u.pkgPath,
+		Sizes: u.sizes,
+		Import: func(path string) (*types.Package, error) {
 			if p := u.imports[path]; p != nil && p.Types != nil {
 				return p.Types, nil
 			}
 			return nil, fmt.Errorf("jitls: no type information for %q (is it a dependency of the module?)", path)
-		}),
-		Sizes: u.sizes,
+		},
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				typeErrs = append(typeErrs, te)
@@ -198,9 +186,9 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 		},
 	}
 	if u.module != nil && u.module.GoVersion != "" {
-		conf.GoVersion = "go" + u.module.GoVersion
+		tc.GoVersion = "go" + u.module.GoVersion
 	}
-	tpkg, _ := conf.Check(u.pkgPath, fset, syntax, info)
+	tpkg, info, _ := tc.Check(fset, syntax)
 	pp.pkg = &packages.Package{
 		ID: u.pkgPath, Name: u.name, PkgPath: u.pkgPath, Fset: fset, Syntax: syntax, Types: tpkg,
 		TypesInfo: info, TypesSizes: u.sizes, Module: u.module, TypeErrors: typeErrs,
@@ -209,11 +197,6 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 	}
 	return pp, nil
 }
-
-// importerFunc adapts a function to types.Importer.
-type importerFunc func(path string) (*types.Package, error)
-
-func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // runAnalyzers runs analyzers on pkg and returns their diagnostics. A panic
 // in an analyzer (or checker's panic on a malformed fix) becomes an error.

@@ -1,38 +1,16 @@
 // Package golangci registers the jitlint analyzers as a golangci-lint
 // module plugin named "jitlint".
 //
-// Build a golangci-lint that includes it with golangci-lint's own tool
-// (golangci-lint custom): put this .custom-gcl.yml next to your go.mod
+// Build a golangci-lint that includes it with golangci-lint's own tool,
+// golangci-lint custom, from a .custom-gcl.yml that names this package, and
+// enable the linter in .golangci.yml; docs/analyzers.md shows both files.
+// CI builds golangci-lint v2.15.0 this way and checks the plugin's findings
+// on the codelab (scripts/golangci-check.sh).
 //
-//	version: v2.8.0   # the golangci-lint version to build (v2 config layout)
-//	name: custom-gcl
-//	destination: ./bin
-//	plugins:
-//	  - module: github.com/jitlint/jitlint
-//	    import: github.com/jitlint/jitlint/analyzers/golangci
-//	    version: v0.1.0   # or: path: /path/to/a/jitlint/checkout
+// Settings (under linters.settings.custom.jitlint.settings):
 //
-// run golangci-lint custom, and enable the linter in .golangci.yml:
-//
-//	version: "2"
-//	linters:
-//	  enable:
-//	    - jitlint
-//	  settings:
-//	    custom:
-//	      jitlint:
-//	        type: module
-//	        description: static checks for code traced by github.com/jitlint/jitlint/jit
-//	        settings:
-//	          disable: [staticargs]     # analyzer names to turn off (default: none)
-//	          unrolledloop-max: 64      # default 32
-//
-// then run ./bin/custom-gcl run ./...
-//
-// The custom build uses the highest golang.org/x/tools version that
-// golangci-lint and this module require (v0.52.0 here). This layout follows
-// golangci-lint's module plugin documentation; it was not built here, as
-// this machine cannot download golangci-lint.
+//	disable: [staticargs]   # analyzer names to turn off (default: none)
+//	unrolledloop-max: 64    # default 32
 package golangci
 
 import (

@@ -13,12 +13,17 @@
 // Under go vet (a *.cfg argument) it uses its own driver (vet.go): packages
 // that do not import jit are skipped without being read, and the others are
 // type-checked against the compiler's export data, so that go vet with
-// jitlint costs far less than go vet itself.
+// jitlint costs far less than go vet itself. With JITLINT_VET=unitchecker in
+// the environment it uses the stock golang.org/x/tools unitchecker instead
+// (the fallback, should a Go release change the go vet protocol);
+// TestVetDriverMatchesUnitchecker requires both to give the same output.
 //
 // See docs/analyzers.md for what each analyzer reports and why.
 package main
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 
 	"github.com/jitlint/jitlint/analyzers"
@@ -27,8 +32,38 @@ import (
 
 func main() {
 	all := analyzers.All()
-	if vetInvocation(os.Args[1:]) {
-		os.Exit(runVet(all, os.Args[1:]))
+	args := os.Args[1:]
+	switch driver := os.Getenv("JITLINT_VET"); driver {
+	case "":
+		if vetInvocation(args) {
+			os.Exit(runVet(all, args))
+		}
+	case "unitchecker":
+		// multichecker.Main runs unitchecker on a *.cfg argument; only the
+		// tool's identity for go vet's cache changes.
+		if len(args) == 1 && args[0] == "-V=full" {
+			os.Exit(printVetToolID(driver))
+		}
+	default:
+		fmt.Fprintf(os.Stderr, "jitlint: JITLINT_VET=%q: want unitchecker (the stock go vet driver) or nothing (jitlint's own)\n", driver)
+		os.Exit(1)
 	}
 	multichecker.Main(all...)
+}
+
+// printVetToolID answers go vet's -V=full as multichecker does (the
+// executable's SHA-256 as its build ID) with the driver's name added to the
+// ID: go vet caches a tool's output under that ID, and must not hand back
+// one driver's results for the other.
+func printVetToolID(driver string) int {
+	exe, err := os.Executable()
+	if err == nil {
+		var data []byte
+		if data, err = os.ReadFile(exe); err == nil {
+			fmt.Printf("%s version devel comments-go-here buildID=%x-%s\n", exe, sha256.Sum256(data), driver)
+			return 0
+		}
+	}
+	fmt.Fprintf(os.Stderr, "jitlint: -V=full: %v\n", err)
+	return 1
 }

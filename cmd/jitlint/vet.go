@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
-	"go/importer"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
@@ -15,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/typecheck"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
@@ -185,44 +184,18 @@ var sizes = types.SizesFor("gc", build.Default.GOARCH)
 func typeCheck(fset *token.FileSet, cfg *unitchecker.Config) (*types.Package, []*ast.File, *types.Info, error) {
 	var files []*ast.File
 	for _, name := range cfg.GoFiles {
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		f, err := typecheck.ParseFile(fset, name, nil)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		files = append(files, f)
 	}
-	gc := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		file, ok := cfg.PackageFile[path]
-		if !ok || file == "" {
-			return nil, fmt.Errorf("go vet gave no export data for %q", path)
-		}
-		return os.Open(file)
-	})
-	imp := importerFunc(func(path string) (*types.Package, error) {
-		if path == "unsafe" {
-			return types.Unsafe, nil
-		}
-		resolved, ok := cfg.ImportMap[path]
-		if !ok {
-			return nil, fmt.Errorf("can't resolve import %q", path)
-		}
-		return gc.Import(resolved)
-	})
-	info := &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		FileVersions: map[*ast.File]string{},
+	tc := &typecheck.Config{
+		Path:      cfg.ImportPath,
+		Sizes:     sizes,
+		GoVersion: cfg.GoVersion,
+		Import:    typecheck.ExportData(fset, cfg.ImportMap, cfg.PackageFile),
 	}
-	tc := &types.Config{Importer: imp, Sizes: sizes, GoVersion: cfg.GoVersion}
-	pkg, err := tc.Check(cfg.ImportPath, fset, files, info)
+	pkg, info, err := tc.Check(fset, files)
 	return pkg, files, info, err
 }
-
-type importerFunc func(path string) (*types.Package, error)
-
-func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

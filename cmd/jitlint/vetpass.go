@@ -78,8 +78,14 @@ func (v *vetPass) newPass(a *analysis.Analyzer, inputs map[*analysis.Analyzer]an
 		TypesSizes:   sizes,
 		Module:       module,
 		ResultOf:     inputs,
-		Report:       func(d analysis.Diagnostic) { r.diags = append(r.diags, d) },
-		ReadFile:     os.ReadFile,
+		Report: func(d analysis.Diagnostic) {
+			if err := validateFixes(v.fset, a, d.SuggestedFixes); err != nil {
+				fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
+				d.SuggestedFixes = nil
+			}
+			r.diags = append(r.diags, d)
+		},
+		ReadFile: os.ReadFile,
 		ImportObjectFact: func(obj types.Object, fact analysis.Fact) bool {
 			return v.importFact(obj, "", fact)
 		},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -89,14 +90,10 @@ func report(out io.Writer, fset *token.FileSet, id string, results []result, asJ
 	return 0
 }
 
+// toJSON converts d as unitchecker does: a missing end is the start.
 func toJSON(fset *token.FileSet, d analysis.Diagnostic) jsonDiagnostic {
-	pos := func(p token.Pos) string {
-		if !p.IsValid() {
-			return ""
-		}
-		return fset.Position(p).String()
-	}
-	j := jsonDiagnostic{Category: d.Category, Posn: pos(d.Pos), End: pos(d.End), Message: d.Message}
+	pos := func(p token.Pos) string { return fset.Position(p).String() }
+	j := jsonDiagnostic{Category: d.Category, Posn: pos(d.Pos), End: pos(cmp.Or(d.End, d.Pos)), Message: d.Message}
 	for _, f := range d.SuggestedFixes {
 		jf := jsonFix{Message: f.Message}
 		for _, e := range f.TextEdits {
@@ -106,7 +103,7 @@ func toJSON(fset *token.FileSet, d analysis.Diagnostic) jsonDiagnostic {
 		j.SuggestedFixes = append(j.SuggestedFixes, jf)
 	}
 	for _, r := range d.Related {
-		j.Related = append(j.Related, jsonRelatedInfo{Posn: pos(r.Pos), End: pos(r.End), Message: r.Message})
+		j.Related = append(j.Related, jsonRelatedInfo{Posn: pos(r.Pos), End: pos(cmp.Or(r.End, r.Pos)), Message: r.Message})
 	}
 	return j
 }

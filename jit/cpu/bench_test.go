@@ -77,11 +77,11 @@ func BenchmarkHeavy(b *testing.B) {
 
 // cheapJaxpr is x*mask + 1 on f32[n].
 func cheapJaxpr(n int) *ir.ClosedJaxpr {
-	var b jb
+	var b ir.Builder
 	a := av(ir.Float32, n)
-	x, m := b.in(a), b.in(a)
-	xm := b.op(ir.Mul, a, nil, x, m)
-	return b.ret(b.op(ir.Add, a, nil, xm, lit(ir.Float32, 1)))
+	x, m := b.Input(a), b.Input(a)
+	xm := b.Op(ir.Mul, nil, a, x, m)
+	return b.Done("", b.Op(ir.Add, nil, a, xm, lit(ir.Float32, 1)))
 }
 
 func BenchmarkCheapChain(b *testing.B) {

@@ -50,11 +50,11 @@ func TestListingNamesEachKind(t *testing.T) {
 			t.Errorf("listing lacks %q:\n%s", want, txt)
 		}
 	}
-	var b jb
-	x := b.in(av(ir.Float32, 8, 3))
-	e := b.op(ir.Exp, av(ir.Float32, 8, 3), nil, x)
-	b.op(ir.ReduceSum, av(ir.Float32, 3), ir.Params{"axes": []int{0}}, e)
-	cj := b.ret(b.Eqns()[1].Out[0])
+	var b ir.Builder
+	x := b.Input(av(ir.Float32, 8, 3))
+	e := b.Op(ir.Exp, nil, av(ir.Float32, 8, 3), x)
+	b.Op(ir.ReduceSum, ir.Params{"axes": []int{0}}, av(ir.Float32, 3), e)
+	cj := b.Done("", b.Eqns()[1].Out[0])
 	_, l = compileCJ(t, cj)
 	if !strings.Contains(l.Text(), "the reduction itself is evaluated") {
 		t.Errorf("leading-axis reduction listing:\n%s", l.Text())

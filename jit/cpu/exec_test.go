@@ -12,11 +12,11 @@ import (
 // A result computed by an in-place reshape of a reused temporary must not
 // change when the executable runs again.
 func TestResultsDoNotAliasReusedBuffers(t *testing.T) {
-	var b jb
-	x := b.in(av(ir.Float32, 6))
-	e := b.op(ir.Exp, av(ir.Float32, 6), nil, x)
-	r := b.op(ir.Reshape, av(ir.Float32, 2, 3), ir.Params{"new_sizes": []int{2, 3}, "dimensions": nil}, e)
-	ex, _ := compileCJ(t, b.ret(r))
+	var b ir.Builder
+	x := b.Input(av(ir.Float32, 6))
+	e := b.Op(ir.Exp, nil, av(ir.Float32, 6), x)
+	r := b.Op(ir.Reshape, ir.Params{"new_sizes": []int{2, 3}, "dimensions": nil}, av(ir.Float32, 2, 3), e)
+	ex, _ := compileCJ(t, b.Done("", r))
 	first, err := ex.Execute([]*ir.Buffer{arange(ir.Float32, 6, 1, 0)})
 	if err != nil {
 		t.Fatal(err)
@@ -57,12 +57,12 @@ func TestCachedCallAllocatesOnlyOutputs(t *testing.T) {
 		}
 	}
 	// A fused reduction with an elementwise producer, and a temporary between kernels.
-	var b jb
-	x := b.in(av(ir.Float32, 512, 512))
-	e := b.op(ir.Exp, av(ir.Float32, 512, 512), nil, x)
-	s := b.op(ir.ReduceSum, av(ir.Float32, 512), ir.Params{"axes": []int{1}}, e)
-	m := b.op(ir.ReduceMax, av(ir.Float32), ir.Params{"axes": []int{0}}, s)
-	ex, _ := compileCJ(t, b.ret(m))
+	var b ir.Builder
+	x := b.Input(av(ir.Float32, 512, 512))
+	e := b.Op(ir.Exp, nil, av(ir.Float32, 512, 512), x)
+	s := b.Op(ir.ReduceSum, ir.Params{"axes": []int{1}}, av(ir.Float32, 512), e)
+	m := b.Op(ir.ReduceMax, ir.Params{"axes": []int{0}}, av(ir.Float32), s)
+	ex, _ := compileCJ(t, b.Done("", m))
 	args := []*ir.Buffer{testInput(ir.Float32, 0, 0, 512, 512)}
 	ex.Execute(args)
 	if allocs, want := testing.AllocsPerRun(5, func() { ex.Execute(args) }), outputAllocs(ir.Float32); allocs > want {
@@ -124,10 +124,10 @@ func TestArgumentErrors(t *testing.T) {
 		}
 	}
 	// An evaluator error at run time names the primitive.
-	var b jb
-	x := b.in(av(ir.Int32, 3))
-	p := b.op(ir.IntegerPow, av(ir.Int32, 3), ir.Params{"y": -1}, x)
-	ex2, _ := compileCJ(t, b.ret(p))
+	var b ir.Builder
+	x := b.Input(av(ir.Int32, 3))
+	p := b.Op(ir.IntegerPow, ir.Params{"y": -1}, av(ir.Int32, 3), x)
+	ex2, _ := compileCJ(t, b.Done("", p))
 	if _, err := ex2.Execute([]*ir.Buffer{arange(ir.Int32, 3, 1, 0)}); err == nil || !strings.Contains(err.Error(), "integer_pow") {
 		t.Errorf("negative integer power: error %v", err)
 	}

@@ -9,18 +9,7 @@ import (
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
-// jb builds a jaxpr by hand (ir.Builder with this package's argument order).
-type jb struct{ ir.Builder }
-
 func av(dt ir.DType, shape ...int) ir.Aval { return ir.Aval{Shape: shape, DType: dt} }
-
-func (b *jb) in(a ir.Aval) *ir.Var { return b.Input(a) }
-
-func (b *jb) op(prim string, out ir.Aval, params ir.Params, in ...ir.Atom) *ir.Var {
-	return b.Op(prim, params, out, in...)
-}
-
-func (b *jb) ret(outs ...ir.Atom) *ir.ClosedJaxpr { return b.Done("", outs...) }
 
 func lit(dt ir.DType, v float64) ir.Literal { return ir.Literal{Value: v, Aval: av(dt)} }
 
@@ -98,17 +87,17 @@ func arange(dt ir.DType, n int, scale, offset float64) *ir.Buffer {
 
 // heavyJaxpr is the codelab's heavy: 20 × y = sin(y)*cos(y) + tanh(y).
 func heavyJaxpr(n int) *ir.ClosedJaxpr {
-	var b jb
+	var b ir.Builder
 	a := av(ir.Float32, n)
-	y := b.in(a)
+	y := b.Input(a)
 	for i := 0; i < 20; i++ {
-		s := b.op(ir.Sin, a, nil, y)
-		c := b.op(ir.Cos, a, nil, y)
-		m := b.op(ir.Mul, a, nil, s, c)
-		th := b.op(ir.Tanh, a, nil, y)
-		y = b.op(ir.Add, a, nil, m, th)
+		s := b.Op(ir.Sin, nil, a, y)
+		c := b.Op(ir.Cos, nil, a, y)
+		m := b.Op(ir.Mul, nil, a, s, c)
+		th := b.Op(ir.Tanh, nil, a, y)
+		y = b.Op(ir.Add, nil, a, m, th)
 	}
-	cj := b.ret(y)
+	cj := b.Done("", y)
 	cj.Name = "heavy"
 	return cj
 }

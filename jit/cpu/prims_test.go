@@ -53,14 +53,14 @@ func TestUnaryAllDTypes(t *testing.T) {
 					if prim != ir.IntegerPow && y != 0 {
 						continue
 					}
-					var b jb
-					x := b.in(av(dt, testN))
+					var b ir.Builder
+					x := b.Input(av(dt, testN))
 					var p ir.Params
 					if prim == ir.IntegerPow {
 						p = ir.Params{"y": y}
 					}
-					out := b.op(prim, av(dt, testN), p, x)
-					checkAgainstEval(t, b.ret(out), []*ir.Buffer{testInput(dt, testN, 0)}, 0)
+					out := b.Op(prim, p, av(dt, testN), x)
+					checkAgainstEval(t, b.Done("", out), []*ir.Buffer{testInput(dt, testN, 0)}, 0)
 				}
 			})
 		}
@@ -78,17 +78,17 @@ func TestBinaryAllDTypes(t *testing.T) {
 					odt = ir.Bool
 				}
 				// array op array
-				var b jb
-				x, y := b.in(av(dt, testN)), b.in(av(dt, testN))
-				checkAgainstEval(t, b.ret(b.op(prim, av(odt, testN), nil, x, y)),
+				var b ir.Builder
+				x, y := b.Input(av(dt, testN)), b.Input(av(dt, testN))
+				checkAgainstEval(t, b.Done("", b.Op(prim, nil, av(odt, testN), x, y)),
 					[]*ir.Buffer{testInput(dt, testN, 0), testInput(dt, testN, 5)}, 0)
 				// literal op array, array op 0-d input
-				var c jb
-				x = c.in(av(dt, testN))
-				s := c.in(av(dt))
-				l := c.op(prim, av(odt, testN), nil, lit(dt, 3), x)
-				r := c.op(prim, av(odt, testN), nil, x, s)
-				checkAgainstEval(t, c.ret(l, r), []*ir.Buffer{testInput(dt, testN, 0), testInput(dt, 1, 4, []int{}...)}, 0)
+				var c ir.Builder
+				x = c.Input(av(dt, testN))
+				s := c.Input(av(dt))
+				l := c.Op(prim, nil, av(odt, testN), lit(dt, 3), x)
+				r := c.Op(prim, nil, av(odt, testN), x, s)
+				checkAgainstEval(t, c.Done("", l, r), []*ir.Buffer{testInput(dt, testN, 0), testInput(dt, 1, 4, []int{}...)}, 0)
 			})
 		}
 	}
@@ -97,11 +97,11 @@ func TestBinaryAllDTypes(t *testing.T) {
 func TestConvertAllPairs(t *testing.T) {
 	for _, from := range allDTypes {
 		for _, to := range allDTypes {
-			var b jb
-			x := b.in(av(from, testN))
-			out := b.op(ir.ConvertElementType, av(to, testN), ir.Params{"new_dtype": to, "weak_type": false}, x)
+			var b ir.Builder
+			x := b.Input(av(from, testN))
+			out := b.Op(ir.ConvertElementType, ir.Params{"new_dtype": to, "weak_type": false}, av(to, testN), x)
 			t.Run(fmt.Sprintf("%s_to_%s", from, to), func(t *testing.T) {
-				checkAgainstEval(t, b.ret(out), []*ir.Buffer{testInput(from, testN, 0)}, 0)
+				checkAgainstEval(t, b.Done("", out), []*ir.Buffer{testInput(from, testN, 0)}, 0)
 			})
 		}
 	}
@@ -111,30 +111,30 @@ func TestSelectClampIotaBroadcast(t *testing.T) {
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
 			// select_n with a bool predicate, and with an int32 index over 3 cases.
-			var b jb
-			p := b.in(av(ir.Bool, testN))
-			k := b.in(av(ir.Int32, testN))
-			x, y := b.in(av(dt, testN)), b.in(av(dt, testN))
-			s2 := b.op(ir.SelectN, av(dt, testN), nil, p, x, y)
-			s3 := b.op(ir.SelectN, av(dt, testN), nil, k, x, y, s2)
-			cl := b.op(ir.Clamp, av(dt, testN), nil, lit(dt, 0), s3, lit(dt, 5))
+			var b ir.Builder
+			p := b.Input(av(ir.Bool, testN))
+			k := b.Input(av(ir.Int32, testN))
+			x, y := b.Input(av(dt, testN)), b.Input(av(dt, testN))
+			s2 := b.Op(ir.SelectN, nil, av(dt, testN), p, x, y)
+			s3 := b.Op(ir.SelectN, nil, av(dt, testN), k, x, y, s2)
+			cl := b.Op(ir.Clamp, nil, av(dt, testN), lit(dt, 0), s3, lit(dt, 5))
 			idx := testInput(ir.Int32, testN, 0)
-			checkAgainstEval(t, b.ret(s2, s3, cl), []*ir.Buffer{testInput(ir.Bool, testN, 0), idx,
+			checkAgainstEval(t, b.Done("", s2, s3, cl), []*ir.Buffer{testInput(ir.Bool, testN, 0), idx,
 				testInput(dt, testN, 0), testInput(dt, testN, 3)}, 0)
 			// broadcast of a 0-d input and of a literal, stored and not stored.
-			var c jb
-			z := c.in(av(dt))
-			bz := c.op(ir.BroadcastInDim, av(dt, 7, 300), ir.Params{"shape": []int{7, 300}, "broadcast_dimensions": []int{}}, z)
-			bl := c.op(ir.BroadcastInDim, av(dt, 7, 300), ir.Params{"shape": []int{7, 300}, "broadcast_dimensions": []int{}}, lit(dt, 1))
-			m := c.op(ir.Max, av(dt, 7, 300), nil, bz, bl)
-			checkAgainstEval(t, c.ret(bz, m), []*ir.Buffer{testInput(dt, 1, 3, []int{}...)}, 0)
+			var c ir.Builder
+			z := c.Input(av(dt))
+			bz := c.Op(ir.BroadcastInDim, ir.Params{"shape": []int{7, 300}, "broadcast_dimensions": []int{}}, av(dt, 7, 300), z)
+			bl := c.Op(ir.BroadcastInDim, ir.Params{"shape": []int{7, 300}, "broadcast_dimensions": []int{}}, av(dt, 7, 300), lit(dt, 1))
+			m := c.Op(ir.Max, nil, av(dt, 7, 300), bz, bl)
+			checkAgainstEval(t, c.Done("", bz, m), []*ir.Buffer{testInput(dt, 1, 3, []int{}...)}, 0)
 			if dt == ir.Bool {
 				return
 			}
 			for dim := 0; dim < 2; dim++ {
-				var d jb
-				io := d.op(ir.Iota, av(dt, 7, 300), ir.Params{"dtype": dt, "shape": []int{7, 300}, "dimension": dim})
-				checkAgainstEval(t, d.ret(io), nil, 0)
+				var d ir.Builder
+				io := d.Op(ir.Iota, ir.Params{"dtype": dt, "shape": []int{7, 300}, "dimension": dim}, av(dt, 7, 300))
+				checkAgainstEval(t, d.Done("", io), nil, 0)
 			}
 		})
 	}
@@ -152,14 +152,14 @@ func TestReductions(t *testing.T) {
 							out = append(out, n)
 						}
 					}
-					var b jb
-					x := b.in(av(dt, shape...))
+					var b ir.Builder
+					x := b.Input(av(dt, shape...))
 					pre := x
 					if dt != ir.Bool {
-						pre = b.op(ir.Abs, av(dt, shape...), nil, x)
+						pre = b.Op(ir.Abs, nil, av(dt, shape...), x)
 					}
-					r := b.op(prim, av(dt, out...), ir.Params{"axes": axes}, pre)
-					checkAgainstEval(t, b.ret(r, pre), []*ir.Buffer{testInput(dt, 0, 2, shape...)}, 0)
+					r := b.Op(prim, ir.Params{"axes": axes}, av(dt, out...), pre)
+					checkAgainstEval(t, b.Done("", r, pre), []*ir.Buffer{testInput(dt, 0, 2, shape...)}, 0)
 				})
 			}
 		}
@@ -176,12 +176,12 @@ func containsInt(s []int, v int) bool {
 }
 
 func TestEmptyArrays(t *testing.T) {
-	var b jb
-	x := b.in(av(ir.Float32, 3, 0))
-	e := b.op(ir.Exp, av(ir.Float32, 3, 0), nil, x)
-	s := b.op(ir.ReduceSum, av(ir.Float32, 3), ir.Params{"axes": []int{1}}, e)
-	m := b.op(ir.ReduceMax, av(ir.Float32, 3), ir.Params{"axes": []int{1}}, x)
-	checkAgainstEval(t, b.ret(s, m, e), []*ir.Buffer{ir.NewBuffer(ir.Float32, []int{3, 0})}, 0)
+	var b ir.Builder
+	x := b.Input(av(ir.Float32, 3, 0))
+	e := b.Op(ir.Exp, nil, av(ir.Float32, 3, 0), x)
+	s := b.Op(ir.ReduceSum, ir.Params{"axes": []int{1}}, av(ir.Float32, 3), e)
+	m := b.Op(ir.ReduceMax, ir.Params{"axes": []int{1}}, av(ir.Float32, 3), x)
+	checkAgainstEval(t, b.Done("", s, m, e), []*ir.Buffer{ir.NewBuffer(ir.Float32, []int{3, 0})}, 0)
 }
 
 // TestMultiplyAdd covers the fused a*b ± c patterns (product rounded first),
@@ -190,23 +190,23 @@ func TestEmptyArrays(t *testing.T) {
 func TestMultiplyAdd(t *testing.T) {
 	for _, dt := range []ir.DType{ir.Float32, ir.Float64, ir.BFloat16} {
 		a := av(dt, testN)
-		var b jb
-		x, y, z := b.in(a), b.in(a), b.in(a)
-		m1 := b.op(ir.Mul, a, nil, x, y)
-		r1 := b.op(ir.Add, a, nil, m1, z) // x*y + z
-		m2 := b.op(ir.Mul, a, nil, x, lit(dt, 3))
-		r2 := b.op(ir.Sub, a, nil, m2, lit(dt, 1)) // x*3 - 1
-		m3 := b.op(ir.Mul, a, nil, r1, r2)
-		r3 := b.op(ir.Sub, a, nil, z, m3) // z - r1*r2
-		m4 := b.op(ir.Mul, a, nil, x, x)
-		r4 := b.op(ir.Add, a, nil, m4, m4) // product used twice
-		m5 := b.op(ir.Mul, a, nil, y, z)
-		r5 := b.op(ir.Sub, a, nil, x, m5) // product stored too
-		m6 := b.op(ir.Mul, a, nil, x, y)
-		r6 := b.op(ir.Sub, a, nil, lit(dt, 1), m6) // 1 - x*y
-		m7 := b.op(ir.Mul, a, nil, z, y)
-		r7 := b.op(ir.Add, a, nil, lit(dt, 2), m7) // 2 + z*y
-		cj := b.ret(r3, r4, r5, m5, r6, r7)
+		var b ir.Builder
+		x, y, z := b.Input(a), b.Input(a), b.Input(a)
+		m1 := b.Op(ir.Mul, nil, a, x, y)
+		r1 := b.Op(ir.Add, nil, a, m1, z) // x*y + z
+		m2 := b.Op(ir.Mul, nil, a, x, lit(dt, 3))
+		r2 := b.Op(ir.Sub, nil, a, m2, lit(dt, 1)) // x*3 - 1
+		m3 := b.Op(ir.Mul, nil, a, r1, r2)
+		r3 := b.Op(ir.Sub, nil, a, z, m3) // z - r1*r2
+		m4 := b.Op(ir.Mul, nil, a, x, x)
+		r4 := b.Op(ir.Add, nil, a, m4, m4) // product used twice
+		m5 := b.Op(ir.Mul, nil, a, y, z)
+		r5 := b.Op(ir.Sub, nil, a, x, m5) // product stored too
+		m6 := b.Op(ir.Mul, nil, a, x, y)
+		r6 := b.Op(ir.Sub, nil, a, lit(dt, 1), m6) // 1 - x*y
+		m7 := b.Op(ir.Mul, nil, a, z, y)
+		r7 := b.Op(ir.Add, nil, a, lit(dt, 2), m7) // 2 + z*y
+		cj := b.Done("", r3, r4, r5, m5, r6, r7)
 		checkAgainstEval(t, cj, []*ir.Buffer{testInput(dt, testN, 0), testInput(dt, testN, 7), testInput(dt, testN, 11)}, 0)
 		if dt == ir.Float32 {
 			_, l := compileCJ(t, cj)

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
@@ -17,7 +18,7 @@ func TestRandomJaxprsMatchEval(t *testing.T) {
 	if testing.Short() {
 		seeds = 100
 	}
-	configs := []eval.RandomOptions{
+	configs := []randjaxpr.Options{
 		{NumEqns: 10, DTypes: allDTypes},
 		{NumEqns: 8, DTypes: []ir.DType{ir.Float32, ir.Int32, ir.Bool}, ControlFlow: true, Layout: true},
 		{NumEqns: 12, MaxRank: 3, MaxDim: 40, DTypes: []ir.DType{ir.Float32, ir.Float64, ir.Int64}},
@@ -27,7 +28,7 @@ func TestRandomJaxprsMatchEval(t *testing.T) {
 	for seed := 0; seed < seeds; seed++ {
 		opts := configs[seed%len(configs)]
 		r := rand.New(rand.NewPCG(uint64(seed), 5))
-		j, args := eval.RandomJaxpr(r, opts)
+		j, args := randjaxpr.New(r, opts)
 		cj := &ir.ClosedJaxpr{Jaxpr: j}
 		want, werr := eval.Closed(cj, args)
 		ex, l := compileCJ(t, cj)

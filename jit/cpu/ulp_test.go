@@ -56,9 +56,9 @@ func TestF32MathUlpError(t *testing.T) {
 		ir.Logistic: func(x float64) float64 { return 1 / (1 + math.Exp(-x)) },
 	}
 	for prim, f := range ref {
-		var b jb
-		x := b.in(av(ir.Float32, n))
-		ex, l := compileCJ(t, b.ret(b.op(prim, av(ir.Float32, n), nil, x)))
+		var b ir.Builder
+		x := b.Input(av(ir.Float32, n))
+		ex, l := compileCJ(t, b.Done("", b.Op(prim, nil, av(ir.Float32, n), x)))
 		if _, ok := l.prog.steps[0].(*kernel); !ok {
 			t.Fatalf("%s: not a fused kernel", prim)
 		}

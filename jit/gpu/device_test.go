@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitlint/jitlint/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
@@ -58,7 +59,7 @@ func TestDeviceRandomJaxprs(t *testing.T) {
 	b := realBackend(t)
 	r := rand.New(rand.NewPCG(3, 5))
 	for i := range 100 {
-		j, args := eval.RandomJaxpr(r, eval.RandomOptions{NumInputs: 1 + r.IntN(3), NumEqns: 4 + r.IntN(8),
+		j, args := randjaxpr.New(r, randjaxpr.Options{NumInputs: 1 + r.IntN(3), NumEqns: 4 + r.IntN(8),
 			DTypes: []ir.DType{ir.Float32, ir.Int32, ir.Float64}, ControlFlow: i%2 == 1})
 		cj := &ir.ClosedJaxpr{Jaxpr: j, Name: "random"}
 		want, err := eval.Closed(cj, args)

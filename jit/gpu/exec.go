@@ -9,6 +9,7 @@ import (
 
 	"github.com/jitlint/jitlint/jit/backend"
 	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
 // Executable is a compiled program on the GPU: its kernels are loaded and
@@ -216,18 +217,21 @@ func (x *Executable) Execute(args []*ir.Buffer) ([]*ir.Buffer, error) {
 	}
 	res := make([]*ir.Buffer, len(outs))
 	for i, ptr := range outs {
-		a := p.outvars[i].Aval
-		b := ir.NewBuffer(a.DType, a.Shape)
-		dst, err := hostBytes(b)
-		if err != nil {
+		if res[i], err = x.download(p.outvars[i].Aval, ptr); err != nil {
 			return nil, err
 		}
-		if err := x.dev.Download(dst, ptr); err != nil {
-			return nil, err
-		}
-		res[i] = b
 	}
 	return res, nil
+}
+
+// download reads a device buffer of type a back into a host buffer.
+func (x *Executable) download(a ir.Aval, ptr uint64) (*ir.Buffer, error) {
+	b := ir.NewBuffer(a.DType, a.Shape)
+	dst, err := hostBytes(b)
+	if err != nil {
+		return nil, err
+	}
+	return b, x.dev.Download(dst, ptr)
 }
 
 // run executes p with its inputs at the given device addresses and returns
@@ -263,6 +267,10 @@ func (x *Executable) run(p *program, inputs []uint64) ([]uint64, error) {
 			}
 		case aliasStep:
 			env[s.dst] = at(s.src)
+		case hostStep:
+			if err := x.runOnHost(s, ats(s.args)); err != nil {
+				return nil, err
+			}
 		case *callStep:
 			outs, err := x.run(s.body, ats(s.ins))
 			if err != nil {
@@ -296,6 +304,22 @@ func (x *Executable) run(p *program, inputs []uint64) ([]uint64, error) {
 		}
 	}
 	return ats(p.outvars), nil
+}
+
+// runOnHost downloads a host step's operands and applies its equation with
+// the evaluator.
+func (x *Executable) runOnHost(s hostStep, ptrs []uint64) error {
+	args := make([]*ir.Buffer, len(ptrs))
+	for i, ptr := range ptrs {
+		var err error
+		if args[i], err = x.download(s.args[i].Aval, ptr); err != nil {
+			return err
+		}
+	}
+	if _, err := eval.Apply(s.eqn.Prim, s.eqn.Params, args); err != nil {
+		return fmt.Errorf("gpu: %w", err)
+	}
+	return nil
 }
 
 // readInt reads a scalar int32 or bool back from the device.

@@ -147,8 +147,7 @@ func TestLowerErrors(t *testing.T) {
 	bf := b.Done("bf16", b.Same(ir.Sin, x))
 	b = ir.NewBuilder()
 	y := b.In(ir.Float32, 4)
-	b.Multi(ir.DebugPrint, ir.Params{"fmt": "{}", "ordered": false}, nil, y)
-	dbg := b.Done("dbg", y)
+	unknown := b.Done("unknown", b.Same("erf", y))
 	b = ir.NewBuilder()
 	z := b.In(ir.Float32, 4)
 	bad := b.Done("bad", b.Op(ir.Transpose, ir.Params{"permutation": "oops"}, z.Aval, z))
@@ -159,7 +158,7 @@ func TestLowerErrors(t *testing.T) {
 		want string
 	}{
 		{bf, "dtype bf16 is not supported by the gpu backend"},
-		{dbg, "primitive debug_print is not supported by the gpu backend"},
+		{unknown, "primitive erf is not supported by the gpu backend"},
 		{bad, "parameter permutation is string, want []int"},
 		{broken, "gpu: internal error lowering broken"},
 	} {

@@ -22,7 +22,8 @@ type program struct {
 	steps []step
 }
 
-// step is one of launchStep, aliasStep, *condStep, *whileStep, *scanStep, *callStep.
+// step is one of launchStep, aliasStep, hostStep, *condStep, *whileStep,
+// *scanStep, *callStep.
 type step any
 
 // launchStep runs kernel with grid blocks; args are its buffers, outputs last.
@@ -34,6 +35,13 @@ type launchStep struct {
 
 // aliasStep makes dst share src's buffer (reshape, squeeze).
 type aliasStep struct{ dst, src *ir.Var }
+
+// hostStep reads its operands back and applies an equation without results
+// on the host with the reference evaluator (debug_print).
+type hostStep struct {
+	eqn  *ir.Eqn
+	args []*ir.Var
+}
 
 // condStep reads index back and runs one branch; outs alias its results.
 type condStep struct {
@@ -158,6 +166,9 @@ func (l *lowerer) lowerGroup(p *program, g *fusion.Group) error {
 		return l.lowerDot(p, e)
 	case ir.Cond, ir.While, ir.Scan, ir.Jit:
 		return l.lowerControl(p, e)
+	case ir.DebugPrint:
+		p.steps = append(p.steps, hostStep{eqn: e, args: p.arrays(e.In)})
+		return nil
 	}
 	return eqnError(e, fmt.Errorf("primitive %s is not supported by the gpu backend", e.Prim))
 }

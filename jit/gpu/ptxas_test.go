@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitlint/jitlint/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
 	"github.com/jitlint/jitlint/jit/ir"
-	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
 // ptxasTargets are the compute capabilities the PTX is assembled for.
@@ -219,10 +219,10 @@ func batchPTX(jobs []ptxasJob, major, minor int) (string, error) {
 }
 
 // ptxasRandomJaxprs returns n random jaxprs the gpu backend lowers, made
-// with eval.RandomJaxpr in configurations like the CPU backend's test's
+// with randjaxpr.New in configurations like the CPU backend's test's
 // (without bf16, which the gpu backend rejects with an error).
 func ptxasRandomJaxprs(t *testing.T, n int) []ptxasJob {
-	configs := []eval.RandomOptions{
+	configs := []randjaxpr.Options{
 		{NumEqns: 10, DTypes: []ir.DType{ir.Float32, ir.Float64, ir.Int32, ir.Int64, ir.Bool}},
 		{NumEqns: 8, DTypes: []ir.DType{ir.Float32, ir.Int32, ir.Bool}, ControlFlow: true, Layout: true},
 		{NumEqns: 12, MaxRank: 3, MaxDim: 40, DTypes: []ir.DType{ir.Float32, ir.Float64, ir.Int64}},
@@ -232,7 +232,7 @@ func ptxasRandomJaxprs(t *testing.T, n int) []ptxasJob {
 	unsupported := 0
 	for seed := 0; len(jobs) < n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 14))
-		j, _ := eval.RandomJaxpr(r, configs[seed%len(configs)])
+		j, _ := randjaxpr.New(r, configs[seed%len(configs)])
 		cj := &ir.ClosedJaxpr{Jaxpr: j, Name: fmt.Sprintf("random_%d", seed)}
 		if _, _, err := lowerPTX(cj, 9, 0); err != nil {
 			if !strings.Contains(err.Error(), "not supported by the gpu backend") {

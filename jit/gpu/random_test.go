@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
@@ -20,12 +21,12 @@ func TestRandomJaxprsMatchEval(t *testing.T) {
 	}
 	ran := 0
 	for i := range n {
-		opts := eval.RandomOptions{
+		opts := randjaxpr.Options{
 			NumInputs: 1 + r.IntN(3), NumEqns: 4 + r.IntN(8),
 			DTypes:      []ir.DType{ir.Float32, ir.Int32, ir.Float64},
 			ControlFlow: i%2 == 1, Layout: i%3 == 0,
 		}
-		j, args := eval.RandomJaxpr(r, opts)
+		j, args := randjaxpr.New(r, opts)
 		cj := &ir.ClosedJaxpr{Jaxpr: j, Name: "random"}
 		want, err := eval.Closed(cj, args)
 		if err != nil {

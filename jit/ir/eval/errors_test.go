@@ -10,9 +10,9 @@ import (
 // that say what is wrong, not panics.
 func TestMalformedJaxprs(t *testing.T) {
 	one := func() (*ir.Jaxpr, *ir.Var) {
-		var b builder
-		x := b.in(av(ir.Float32, 2))
-		return b.done(b.op(ir.Neg, nil, av(ir.Float32, 2), x)), x
+		var b ir.Builder
+		x := b.Input(av(ir.Float32, 2))
+		return b.Jaxpr(b.Op(ir.Neg, nil, av(ir.Float32, 2), x)), x
 	}
 	j, _ := one()
 	_, err := Jaxpr(j, nil, nil)
@@ -35,51 +35,51 @@ func TestMalformedJaxprs(t *testing.T) {
 	wantErr(t, err, "nil closed jaxpr")
 
 	// A variable used before it is defined.
-	var b builder
-	x := b.in(f32s)
+	var b ir.Builder
+	x := b.Input(f32s)
 	ghost := ir.NewVar(f32s)
-	src := b.op(ir.Add, nil, f32s, x, ghost)
+	src := b.Op(ir.Add, nil, f32s, x, ghost)
 	b.Eqns()[0].Source = "model.go:12"
-	_, err = Jaxpr(b.done(src), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
+	_, err = Jaxpr(b.Jaxpr(src), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
 	wantErr(t, err, "eval add", "operand 1", "before it is defined", "equation 0", "model.go:12")
 
 	// An output variable whose type disagrees with the computed result.
-	var b2 builder
-	y := b2.in(av(ir.Float32, 2))
-	bad := b2.op(ir.Neg, nil, av(ir.Float32, 3), y)
-	_, err = Jaxpr(b2.done(bad), nil, []*ir.Buffer{vec(ir.Float32, 1, 2)})
+	var b2 ir.Builder
+	y := b2.Input(av(ir.Float32, 2))
+	bad := b2.Op(ir.Neg, nil, av(ir.Float32, 3), y)
+	_, err = Jaxpr(b2.Jaxpr(bad), nil, []*ir.Buffer{vec(ir.Float32, 1, 2)})
 	wantErr(t, err, "eval neg", "result 0", "f32[2]", "f32[3]")
 
 	// Wrong number of output variables.
-	var b3 builder
-	z := b3.in(f32s)
-	b3.eqn(ir.Sin, nil, []ir.Aval{f32s, f32s}, z)
-	_, err = Jaxpr(b3.done(z), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
+	var b3 ir.Builder
+	z := b3.Input(f32s)
+	b3.Multi(ir.Sin, nil, []ir.Aval{f32s, f32s}, z)
+	_, err = Jaxpr(b3.Jaxpr(z), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
 	wantErr(t, err, "eval sin", "produced 1 results", "2 output variables")
 
 	// Unknown primitive, bad literal, nil operand.
-	var b4 builder
-	w := b4.in(f32s)
-	u := b4.op("frobnicate", nil, f32s, w)
-	_, err = Jaxpr(b4.done(u), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
+	var b4 ir.Builder
+	w := b4.Input(f32s)
+	u := b4.Op("frobnicate", nil, f32s, w)
+	_, err = Jaxpr(b4.Jaxpr(u), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
 	wantErr(t, err, "eval frobnicate", "unknown primitive")
-	var b5 builder
-	w5 := b5.in(f32s)
-	u5 := b5.op(ir.Add, nil, f32s, w5, ir.Literal{Value: 1})
-	_, err = Jaxpr(b5.done(u5), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
+	var b5 ir.Builder
+	w5 := b5.Input(f32s)
+	u5 := b5.Op(ir.Add, nil, f32s, w5, ir.Literal{Value: 1})
+	_, err = Jaxpr(b5.Jaxpr(u5), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
 	wantErr(t, err, "eval add", "invalid dtype")
-	var b6 builder
-	w6 := b6.in(f32s)
-	u6 := b6.op(ir.Add, nil, f32s, w6, nil)
-	_, err = Jaxpr(b6.done(u6), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
+	var b6 ir.Builder
+	w6 := b6.Input(f32s)
+	u6 := b6.Op(ir.Add, nil, f32s, w6, nil)
+	_, err = Jaxpr(b6.Jaxpr(u6), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
 	wantErr(t, err, "eval add", "nil operand")
 
 	// Errors inside nested jaxprs name the enclosing primitive.
 	inner, _ := one()
-	var b7 builder
-	v7 := b7.in(av(ir.Float32, 3))
-	o7 := b7.op(ir.Jit, ir.Params{"name": "f", "jaxpr": &ir.ClosedJaxpr{Jaxpr: inner}}, av(ir.Float32, 2), v7)
-	_, err = Jaxpr(b7.done(o7), nil, []*ir.Buffer{vec(ir.Float32, 1, 2, 3)})
+	var b7 ir.Builder
+	v7 := b7.Input(av(ir.Float32, 3))
+	o7 := b7.Op(ir.Jit, ir.Params{"name": "f", "jaxpr": &ir.ClosedJaxpr{Jaxpr: inner}}, av(ir.Float32, 2), v7)
+	_, err = Jaxpr(b7.Jaxpr(o7), nil, []*ir.Buffer{vec(ir.Float32, 1, 2, 3)})
 	wantErr(t, err, "eval jit", "input 0", "f32[3]")
 }
 

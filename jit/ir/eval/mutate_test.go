@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
@@ -19,8 +20,8 @@ func TestMutatedJaxprsFailCleanly(t *testing.T) {
 	badValues := []any{-1, 1000, nil, "x", []int{-1}, []int{0, 0, 0, 0, 0}, ir.DType(42), [][3]int{{-9, -9, 0}}, 2.5}
 	failed := 0
 	for seed := range 400 {
-		opts := RandomOptions{ControlFlow: seed%2 == 0, Layout: seed%3 != 0, DTypes: []ir.DType{ir.Float32, ir.Int32, ir.BFloat16}}
-		j, args := RandomJaxpr(r, opts)
+		opts := randjaxpr.Options{ControlFlow: seed%2 == 0, Layout: seed%3 != 0, DTypes: []ir.DType{ir.Float32, ir.Int32, ir.BFloat16}}
+		j, args := randjaxpr.New(r, opts)
 		e := j.Eqns[r.IntN(len(j.Eqns))]
 		orig := *e
 		mut := *e

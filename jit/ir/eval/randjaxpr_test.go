@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
@@ -11,7 +12,7 @@ import (
 // without error to outputs of its declared types, that generation is
 // deterministic, and that the generator covers every primitive it knows.
 func TestRandomJaxprEvaluates(t *testing.T) {
-	configs := []RandomOptions{
+	configs := []randjaxpr.Options{
 		{},
 		{DTypes: []ir.DType{ir.Float32, ir.Int32}, NumEqns: 12},
 		{DTypes: []ir.DType{ir.Float64, ir.BFloat16, ir.Float16, ir.Int64}, MaxRank: 3, NumInputs: 3},
@@ -23,7 +24,7 @@ func TestRandomJaxprEvaluates(t *testing.T) {
 	seen := map[string]int{}
 	for ci, opts := range configs {
 		for seed := range uint64(200) {
-			j, args := RandomJaxpr(rand.New(rand.NewPCG(seed, uint64(ci))), opts)
+			j, args := randjaxpr.New(rand.New(rand.NewPCG(seed, uint64(ci))), opts)
 			out, err := Jaxpr(j, nil, args)
 			if err != nil {
 				t.Fatalf("config %d seed %d: %v", ci, seed, err)
@@ -45,9 +46,9 @@ func TestRandomJaxprEvaluates(t *testing.T) {
 	}
 
 	// Same seed, same program and inputs.
-	opts := RandomOptions{ControlFlow: true, DTypes: []ir.DType{ir.Float32, ir.Int32}}
-	j1, a1 := RandomJaxpr(rand.New(rand.NewPCG(7, 7)), opts)
-	j2, a2 := RandomJaxpr(rand.New(rand.NewPCG(7, 7)), opts)
+	opts := randjaxpr.Options{ControlFlow: true, DTypes: []ir.DType{ir.Float32, ir.Int32}}
+	j1, a1 := randjaxpr.New(rand.New(rand.NewPCG(7, 7)), opts)
+	j2, a2 := randjaxpr.New(rand.New(rand.NewPCG(7, 7)), opts)
 	o1, err1 := Jaxpr(j1, nil, a1)
 	o2, err2 := Jaxpr(j2, nil, a2)
 	if err1 != nil || err2 != nil || len(j1.Eqns) != len(j2.Eqns) || len(o1) != len(o2) {

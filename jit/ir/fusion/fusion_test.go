@@ -7,16 +7,7 @@ import (
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// builder appends equations to a jaxpr under construction.
-type builder struct{ ir.Builder }
-
 func f32(shape ...int) ir.Aval { return ir.Aval{Shape: shape, DType: ir.Float32} }
-
-func (b *builder) in(a ir.Aval) *ir.Var { return b.Input(a) }
-
-func (b *builder) op(prim string, out ir.Aval, params ir.Params, in ...ir.Atom) *ir.Var {
-	return b.Op(prim, params, out, in...)
-}
 
 // checkValid asserts every equation appears once and inputs come from
 // earlier groups.
@@ -46,15 +37,15 @@ func checkValid(t *testing.T, j *ir.Jaxpr, groups []*Group) {
 }
 
 func TestHeavyChainIsOneGroup(t *testing.T) {
-	var b builder
+	var b ir.Builder
 	a := f32(1000)
-	y := b.in(a)
+	y := b.Input(a)
 	for i := 0; i < 20; i++ {
-		s := b.op(ir.Sin, a, nil, y)
-		c := b.op(ir.Cos, a, nil, y)
-		m := b.op(ir.Mul, a, nil, s, c)
-		th := b.op(ir.Tanh, a, nil, y)
-		y = b.op(ir.Add, a, nil, m, th)
+		s := b.Op(ir.Sin, nil, a, y)
+		c := b.Op(ir.Cos, nil, a, y)
+		m := b.Op(ir.Mul, nil, a, s, c)
+		th := b.Op(ir.Tanh, nil, a, y)
+		y = b.Op(ir.Add, nil, a, m, th)
 	}
 	j := b.Jaxpr(y)
 	groups := Plan(j)
@@ -71,16 +62,16 @@ func TestHeavyChainIsOneGroup(t *testing.T) {
 }
 
 func TestScalarBroadcastAndLiteralsFuse(t *testing.T) {
-	var b builder
+	var b ir.Builder
 	a := f32(4, 5)
-	x := b.in(a)
-	s := b.in(f32())
-	bs := b.op(ir.BroadcastInDim, a, ir.Params{"shape": []int{4, 5}, "broadcast_dimensions": []int{}}, s)
-	m := b.op(ir.Mul, a, nil, x, bs)
+	x := b.Input(a)
+	s := b.Input(f32())
+	bs := b.Op(ir.BroadcastInDim, ir.Params{"shape": []int{4, 5}, "broadcast_dimensions": []int{}}, a, s)
+	m := b.Op(ir.Mul, nil, a, x, bs)
 	one := ir.Literal{Value: 1, Aval: f32()}
-	r := b.op(ir.Add, a, nil, m, one)
-	io := b.op(ir.Iota, a, ir.Params{"dtype": ir.Float32, "shape": []int{4, 5}, "dimension": 1})
-	o := b.op(ir.Sub, a, nil, r, io)
+	r := b.Op(ir.Add, nil, a, m, one)
+	io := b.Op(ir.Iota, ir.Params{"dtype": ir.Float32, "shape": []int{4, 5}, "dimension": 1}, a)
+	o := b.Op(ir.Sub, nil, a, r, io)
 	j := b.Jaxpr(o, m)
 	groups := Plan(j)
 	checkValid(t, j, groups)
@@ -96,12 +87,12 @@ func TestScalarBroadcastAndLiteralsFuse(t *testing.T) {
 }
 
 func TestReductionFusesWithProducers(t *testing.T) {
-	var b builder
+	var b ir.Builder
 	a := f32(8, 3)
-	x := b.in(a)
-	e := b.op(ir.Exp, a, nil, x)
-	s := b.op(ir.ReduceSum, f32(8), ir.Params{"axes": []int{1}}, e)
-	l := b.op(ir.Log, f32(8), nil, s)
+	x := b.Input(a)
+	e := b.Op(ir.Exp, nil, a, x)
+	s := b.Op(ir.ReduceSum, ir.Params{"axes": []int{1}}, f32(8), e)
+	l := b.Op(ir.Log, nil, f32(8), s)
 	j := b.Jaxpr(l)
 	groups := Plan(j)
 	checkValid(t, j, groups)
@@ -114,15 +105,15 @@ func TestReductionFusesWithProducers(t *testing.T) {
 }
 
 func TestNonFusibleSplitsAndOrderStaysValid(t *testing.T) {
-	var b builder
+	var b ir.Builder
 	a := f32(6)
-	x := b.in(a)
-	y := b.op(ir.Neg, a, nil, x)
-	r := b.op(ir.Reshape, f32(2, 3), ir.Params{"new_sizes": []int{2, 3}}, y)
-	r2 := b.op(ir.Reshape, a, ir.Params{"new_sizes": []int{6}}, r)
+	x := b.Input(a)
+	y := b.Op(ir.Neg, nil, a, x)
+	r := b.Op(ir.Reshape, ir.Params{"new_sizes": []int{2, 3}}, f32(2, 3), y)
+	r2 := b.Op(ir.Reshape, ir.Params{"new_sizes": []int{6}}, a, r)
 	// z depends on r2 (defined after y's group), so it cannot join y's group.
-	z := b.op(ir.Add, a, nil, r2, y)
-	w := b.op(ir.Abs, a, nil, x) // independent; may join the first group
+	z := b.Op(ir.Add, nil, a, r2, y)
+	w := b.Op(ir.Abs, nil, a, x) // independent; may join the first group
 	j := b.Jaxpr(z, w)
 	groups := Plan(j)
 	checkValid(t, j, groups)
@@ -139,9 +130,9 @@ func TestNonFusibleSplitsAndOrderStaysValid(t *testing.T) {
 }
 
 func TestNonScalarBroadcastIsOther(t *testing.T) {
-	var b builder
-	x := b.in(f32(3))
-	y := b.op(ir.BroadcastInDim, f32(2, 3), ir.Params{"shape": []int{2, 3}, "broadcast_dimensions": []int{1}}, x)
+	var b ir.Builder
+	x := b.Input(f32(3))
+	y := b.Op(ir.BroadcastInDim, ir.Params{"shape": []int{2, 3}, "broadcast_dimensions": []int{1}}, f32(2, 3), x)
 	j := b.Jaxpr(y)
 	groups := Plan(j)
 	if len(groups) != 1 || groups[0].Kind != Other || groups[0].Shape != nil {
@@ -153,10 +144,10 @@ func TestNonScalarBroadcastIsOther(t *testing.T) {
 }
 
 func TestReduceOfInputIsOwnGroup(t *testing.T) {
-	var b builder
-	x := b.in(f32(5))
-	m := b.op(ir.ReduceMax, f32(), ir.Params{"axes": []int{0}}, x)
-	n := b.op(ir.Neg, f32(), nil, m)
+	var b ir.Builder
+	x := b.Input(f32(5))
+	m := b.Op(ir.ReduceMax, ir.Params{"axes": []int{0}}, f32(), x)
+	n := b.Op(ir.Neg, nil, f32(), m)
 	j := b.Jaxpr(n)
 	groups := Plan(j)
 	checkValid(t, j, groups)

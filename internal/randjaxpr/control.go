@@ -1,4 +1,4 @@
-package eval
+package randjaxpr
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// Control-flow operations for RandomJaxpr (RandomOptions.ControlFlow).
+// Control-flow operations for New (Options.ControlFlow).
 
 // sub starts a nested jaxpr generator with inputs of the given types.
 func (g *gen) sub(avals ...ir.Aval) *gen {

@@ -1,4 +1,4 @@
-package eval
+package randjaxpr
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// Layout operations for RandomJaxpr (RandomOptions.Layout).
+// Layout operations for New (Options.Layout).
 
 // maxLayoutSize bounds the size of values that concatenate and dot_general
 // produce, which would otherwise grow geometrically.

@@ -1,4 +1,8 @@
-package eval
+// Package randjaxpr generates random valid jaxprs and inputs for them: test
+// support only (the reference evaluator, the CPU backend and the GPU lowering
+// compare themselves against each other on what it makes). It is internal so
+// that no program links it.
+package randjaxpr
 
 import (
 	"math/rand/v2"
@@ -7,8 +11,8 @@ import (
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// RandomOptions controls RandomJaxpr. Zero fields take the defaults noted.
-type RandomOptions struct {
+// Options controls New. Zero fields take the defaults noted.
+type Options struct {
 	// NumInputs is the number of jaxpr inputs (default 2).
 	NumInputs int
 	// NumEqns is the number of generation steps at the top level; each adds
@@ -28,15 +32,14 @@ type RandomOptions struct {
 	Layout bool
 }
 
-// RandomJaxpr builds a random valid jaxpr of elementwise, broadcast,
+// New builds a random valid jaxpr of elementwise, broadcast,
 // reduce, select, clamp and convert equations (and, with
 // opts.ControlFlow, cond, scan and while) together with random inputs for
 // it. Values stay moderate: domain-restricted functions (log, sqrt, ...)
 // get positive operands and exp-like ones bounded operands, so results are
 // finite except for rare integer and half-precision overflow. The same r
-// state gives the same jaxpr and inputs. It is test support: the CPU and GPU
-// backends compare themselves against Jaxpr on what it generates.
-func RandomJaxpr(r *rand.Rand, opts RandomOptions) (*ir.Jaxpr, []*ir.Buffer) {
+// state gives the same jaxpr and inputs.
+func New(r *rand.Rand, opts Options) (*ir.Jaxpr, []*ir.Buffer) {
 	if opts.NumInputs <= 0 {
 		opts.NumInputs = 2
 	}
@@ -95,7 +98,7 @@ func randomBuffer(r *rand.Rand, a ir.Aval) *ir.Buffer {
 // defined so far, which later equations draw their operands from.
 type gen struct {
 	r    *rand.Rand
-	opts RandomOptions
+	opts Options
 	j    ir.Jaxpr
 	pool []*ir.Var
 }
