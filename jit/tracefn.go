@@ -56,6 +56,8 @@ func (c *funcCore) traceInto(t *trace, sig *signature) (*ir.ClosedJaxpr, *treeDe
 
 // nestedEntry caches the jaxpr of a jitted function called inside another
 // trace, so repeated calls share one jaxpr (printed once, as JAX does).
+// Values the function captures (concrete data or tracers of the enclosing
+// traces) are leading inputs of the jaxpr, passed as operands.
 type nestedEntry struct {
 	cj      *ir.ClosedJaxpr
 	outTree *treeDef
@@ -70,13 +72,11 @@ func (c *funcCore) callNested(args []reflect.Value) []reflect.Value {
 	c.mu.RLock()
 	ne := c.nested[string(f.key)]
 	c.mu.RUnlock()
-	if ne == nil {
+	if ne == nil || !ne.live() {
 		ne = c.traceNested(sig)
-		if ne.cacheable() {
-			c.mu.Lock()
-			c.nested[string(f.key)] = ne
-			c.mu.Unlock()
-		}
+		c.mu.Lock()
+		c.nested[string(f.key)] = ne
+		c.mu.Unlock()
 	}
 	operands := make([]Array, 0, len(ne.consts)+len(f.leaves))
 	for _, cv := range ne.consts {
@@ -97,11 +97,12 @@ func (c *funcCore) traceNested(sig *signature) *nestedEntry {
 	return &nestedEntry{cj: cj, outTree: outTree, consts: t.constSrc}
 }
 
-// cacheable reports whether the jaxpr captured only concrete values (a
-// captured tracer is different on every call).
-func (ne *nestedEntry) cacheable() bool {
+// live reports whether the entry can still be used: the tracers it captured
+// belong to traces that are still running (once such a trace ends, a new
+// call captures new tracers and is traced again).
+func (ne *nestedEntry) live() bool {
 	for _, v := range ne.consts {
-		if v.buf == nil {
+		if v.t != nil && v.t.done {
 			return false
 		}
 	}
