@@ -305,14 +305,23 @@ let inner_fn = { lambda ; e:f32[1]. let f:f32[1] = add e 1.0:f32[] in (f,) } in
   in (d,) }`,
 	},
 	{
-		// x[None,:] + y[:,None]-style broadcasting: f32[3] + f32[2,1]
+		// x[None,:] + y[:,None]-style broadcasting: f32[3] + f32[2,1]. jnp's
+		// promote_shapes only pads the rank (lax.broadcast_to_rank: a
+		// broadcast_in_dim to f32[1,3]); the add broadcasts the size-1
+		// dimensions itself (lax's broadcasting_shape_rule).
 		name: "broadcasting", fn: func(x, y jit.Array) jit.Array { return x.Add(y) },
 		args: []any{jit.Spec(jit.Float32, 3), jit.Spec(jit.Float32, 2, 1)},
 		want: `{ lambda ; a:f32[3] b:f32[2,1]. let
-    c:f32[2,3] = broadcast_in_dim[broadcast_dimensions=(1,)] a
-    d:f32[2,3] = broadcast_in_dim[broadcast_dimensions=(0, 1)] b
-    e:f32[2,3] = add c d
-  in (e,) }`,
+    c:f32[1,3] = broadcast_in_dim[broadcast_dimensions=(1,)] a
+    d:f32[2,3] = add c b
+  in (d,) }`,
+	},
+	{
+		// jnp: f32[1] + f32[2] has equal ranks, so no broadcast at all:
+		// one add with an f32[1] operand.
+		name: "size_one_broadcast", fn: func(x, y jit.Array) jit.Array { return x.Add(y) },
+		args: []any{jit.Spec(jit.Float32, 1), jit.Spec(jit.Float32, 2)},
+		want: `{ lambda ; a:f32[1] b:f32[2]. let c:f32[2] = add a b in (c,) }`,
 	},
 	{
 		// a captured non-scalar constant becomes a constvar before ';'

@@ -1,0 +1,44 @@
+package ir_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit/ir"
+)
+
+func TestExpandBroadcasts(t *testing.T) {
+	row := ir.NewVar(ir.Aval{Shape: []int{1, 3}, DType: ir.Float32})
+	full := ir.NewVar(ir.Aval{Shape: []int{2, 3}, DType: ir.Float32})
+	sum := ir.NewVar(ir.Aval{Shape: []int{2, 3}, DType: ir.Float32})
+	body := &ir.Jaxpr{Invars: []*ir.Var{row, full}, Outvars: []ir.Atom{sum},
+		Eqns: []*ir.Eqn{{Prim: ir.Add, In: []ir.Atom{row, full}, Out: []*ir.Var{sum}}}}
+	a, b := ir.NewVar(row.Aval), ir.NewVar(full.Aval)
+	out := ir.NewVar(full.Aval)
+	top := &ir.Jaxpr{Invars: []*ir.Var{a, b}, Outvars: []ir.Atom{out}, Eqns: []*ir.Eqn{{
+		Prim: ir.Jit, Params: ir.Params{"name": "f", "jaxpr": &ir.ClosedJaxpr{Jaxpr: body, Name: "f"}},
+		In: []ir.Atom{a, b}, Out: []*ir.Var{out}}}}
+	cj := &ir.ClosedJaxpr{Jaxpr: top}
+	before := cj.String()
+	got := ir.ExpandBroadcasts(cj).String()
+	if cj.String() != before {
+		t.Error("ExpandBroadcasts modified its argument")
+	}
+	if !strings.Contains(got, "broadcast_in_dim[broadcast_dimensions=(0, 1)]") || strings.Count(got, "add") != 1 {
+		t.Errorf("the size-1 operand is not broadcast explicitly:\n%s", got)
+	}
+	same := &ir.ClosedJaxpr{Jaxpr: body}
+	if ir.ExpandBroadcasts(same) == same {
+		t.Error("a jaxpr with an implicit broadcast must be copied")
+	}
+	plain := &ir.ClosedJaxpr{Jaxpr: &ir.Jaxpr{Invars: []*ir.Var{b}, Outvars: []ir.Atom{b}}}
+	if ir.ExpandBroadcasts(plain) != plain {
+		t.Error("a jaxpr without implicit broadcasts must be returned as is")
+	}
+	if _, ok := ir.BroadcastSizeOne([]int{2, 1}, []int{1, 3}); !ok {
+		t.Error("[2 1] and [1 3] broadcast")
+	}
+	if _, ok := ir.BroadcastSizeOne([]int{2}, []int{3}); ok {
+		t.Error("[2] and [3] do not broadcast")
+	}
+}
