@@ -31,6 +31,8 @@ package ir
 //	                   operands (cond consts, body consts, carry); results (carry)
 //	jit                name string, jaxpr *ClosedJaxpr; operands as the inner jaxpr's invars
 //	debug_print        fmt string, ordered bool; no outputs
+//	stop_gradient      the identity, which Grad does not differentiate through
+//	                   (backends run Lowerable's form, without it)
 const (
 	Neg, Sign, Abs, Sin, Cos, Tan, Tanh = "neg", "sign", "abs", "sin", "cos", "tan", "tanh"
 	Exp, Log, Log1p, Expm1, Sqrt, Rsqrt = "exp", "log", "log1p", "expm1", "sqrt", "rsqrt"
@@ -49,6 +51,7 @@ const (
 	DotGeneral                         = "dot_general"
 
 	Cond, Scan, While, Jit, DebugPrint = "cond", "scan", "while", "jit", "debug_print"
+	StopGradient                       = "stop_gradient"
 )
 
 // unaryPrims are the elementwise primitives with one operand.

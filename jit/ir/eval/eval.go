@@ -88,6 +88,11 @@ func apply(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, erro
 		return applyJit(params, args)
 	case ir.DebugPrint:
 		return applyDebugPrint(params, args)
+	case ir.StopGradient:
+		if err := wantArgs(args, 1); err != nil {
+			return nil, err
+		}
+		return args, nil // buffers are immutable
 	}
 	return nil, fmt.Errorf("unknown primitive %q (the evaluator knows those listed in jit/ir/prims.go)", prim)
 }

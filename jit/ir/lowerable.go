@@ -24,13 +24,14 @@ func BroadcastSizeOne(a, b []int) (shape []int, ok bool) {
 	return shape, true
 }
 
-// ExpandBroadcasts returns cj with every implicit size-1 broadcast of an
-// elementwise binary equation (`add a:f32[1,3] b:f32[2,3]`, as JAX's lax ops
-// allow) made explicit by a broadcast_in_dim of the operand to the result's
-// shape, in cj and all its sub-jaxprs. Backends whose kernels index every
-// non-scalar operand like the result call it before planning. cj itself is
-// not modified; it is returned as is when it has no such equation.
-func ExpandBroadcasts(cj *ClosedJaxpr) *ClosedJaxpr {
+// Lowerable returns cj in the form the backends' kernels take, in cj and
+// all its sub-jaxprs: every implicit size-1 broadcast of an elementwise
+// binary equation (`add a:f32[1,3] b:f32[2,3]`, as JAX's lax ops allow) is
+// made explicit by a broadcast_in_dim of the operand to the result's shape,
+// and stop_gradient equations (the identity when running) are dropped, their
+// uses reading the operand. cj itself is not modified; it is returned as is
+// when nothing changes.
+func Lowerable(cj *ClosedJaxpr) *ClosedJaxpr {
 	j := expandJaxpr(cj.Jaxpr, map[*Jaxpr]*Jaxpr{})
 	if j == cj.Jaxpr {
 		return cj
@@ -45,11 +46,34 @@ func expandJaxpr(j *Jaxpr, memo map[*Jaxpr]*Jaxpr) *Jaxpr {
 	}
 	var eqns []*Eqn
 	changed := false
+	alias := map[*Var]Atom{} // results of dropped stop_gradients
+	subst := func(a Atom) (Atom, bool) {
+		if v, ok := a.(*Var); ok {
+			if r, ok := alias[v]; ok {
+				return r, true
+			}
+		}
+		return a, false
+	}
 	for _, e := range j.Eqns {
+		if e.Prim == StopGradient && len(e.In) == 1 && len(e.Out) == 1 {
+			alias[e.Out[0]], _ = subst(e.In[0])
+			changed = true
+			continue
+		}
 		ne := expandParams(e, memo)
+		in := e.In
+		for k, a := range in {
+			if s, ok := subst(a); ok {
+				if ne == e {
+					ne = &Eqn{Prim: e.Prim, Params: e.Params, In: slices.Clone(e.In), Out: e.Out, Source: e.Source}
+				}
+				ne.In[k] = s
+			}
+		}
 		if IsBinary(e.Prim) && len(e.Out) == 1 {
 			out := e.Out[0].Aval.Shape
-			for k, a := range e.In {
+			for k, a := range ne.In {
 				s := a.Type().Shape
 				if len(s) == 0 || slices.Equal(s, out) {
 					continue
@@ -73,7 +97,11 @@ func expandJaxpr(j *Jaxpr, memo map[*Jaxpr]*Jaxpr) *Jaxpr {
 	}
 	r := j
 	if changed {
-		r = &Jaxpr{Constvars: j.Constvars, Invars: j.Invars, Eqns: eqns, Outvars: j.Outvars}
+		outs := make([]Atom, len(j.Outvars))
+		for k, a := range j.Outvars {
+			outs[k], _ = subst(a)
+		}
+		r = &Jaxpr{Constvars: j.Constvars, Invars: j.Invars, Eqns: eqns, Outvars: outs}
 	}
 	memo[j] = r
 	return r
