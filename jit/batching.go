@@ -130,7 +130,11 @@ func (b *batcher) eqn(e *ir.Eqn, in []bval) []bval {
 		x := in[0]
 		start := slices.Insert(slices.Clone(e.Params["start_indices"].([]int)), x.bd, 0)
 		limit := slices.Insert(slices.Clone(e.Params["limit_indices"].([]int)), x.bd, b.size)
-		return b.oneParams(e, ir.Params{"start_indices": start, "limit_indices": limit, "strides": nil}, withBatch(out(), x.bd, b.size), x.bd, x.x)
+		var strides any
+		if st, ok := e.Params["strides"].([]int); ok {
+			strides = slices.Insert(slices.Clone(st), x.bd, 1)
+		}
+		return b.oneParams(e, ir.Params{"start_indices": start, "limit_indices": limit, "strides": strides}, withBatch(out(), x.bd, b.size), x.bd, x.x)
 	case ir.DotGeneral:
 		return b.dot(e, in)
 	case ir.Cond:

@@ -56,18 +56,18 @@ func vjpRule(e *ir.Eqn, in []Array, act []bool) ([]Array, backward) {
 			return res
 		}
 	case ir.Clamp:
-		lo, hi := in[0], in[2]
+		lo, cx, hi := in[0], in[1], in[2]
 		return outs, func(ct []Array) []Array {
 			g := ct[0]
 			res := make([]Array, 3)
 			if act[1] {
-				res[1] = Where(x.Gt(lo).And(x.Lt(hi)), g, 0)
+				res[1] = Where(cx.Gt(lo).And(cx.Lt(hi)), g, 0)
 			}
 			if act[0] {
-				res[0] = unbroadcast(Where(lo.Gt(x).And(lo.Lt(hi)), g, 0), lo.val().aval)
+				res[0] = unbroadcast(Where(lo.Gt(cx).And(lo.Lt(hi)), g, 0), lo.val().aval)
 			}
 			if act[2] {
-				res[2] = unbroadcast(Where(hi.Lt(x), g, 0), hi.val().aval)
+				res[2] = unbroadcast(Where(hi.Lt(cx), g, 0), hi.val().aval)
 			}
 			return res
 		}
@@ -142,26 +142,41 @@ func vjpRule(e *ir.Eqn, in []Array, act []bool) ([]Array, backward) {
 	case ir.Pad:
 		cfg := e.Params["padding_config"].([][3]int)
 		return outs, func(ct []Array) []Array {
-			start, limit := make([]int, len(cfg)), make([]int, len(cfg))
+			// JAX's pad transpose: undo the edge padding (a pad by the
+			// negated amounts), then take every (interior+1)-th element.
+			unpad := make([][3]int, len(cfg))
+			strides := make([]int, len(cfg))
+			shape := ct[0].Shape()
 			for i, c := range cfg {
-				if c[2] != 0 || c[0] < 0 || c[1] < 0 {
-					throw(BadArgument, "Grad: pad with interior or negative padding is not differentiable here")
-				}
-				start[i], limit[i] = c[0], c[0]+xa.Shape[i]
+				unpad[i] = [3]int{-c[0], -c[1], 0}
+				strides[i] = c[2] + 1
+				shape[i] -= c[0] + c[1]
 			}
-			gx := ct[0].Slice(start, limit)
-			res := []Array{gx, Array{}}
+			ca := ct[0].val().aval
+			zero := concrete(ir.ScalarBuffer(ca.DType, 0), false)
+			u := bind(ir.Pad, ir.Params{"padding_config": unpad}, []ir.Aval{{Shape: shape, DType: ca.DType, Weak: ca.Weak}}, ct[0], zero)[0]
+			gx := stridedSlice(u, make([]int, len(shape)), shape, strides)
+			res := []Array{gx, {}}
 			if act[1] {
 				res[1] = ct[0].Sum().Sub(gx.Sum())
 			}
 			return res
 		}
 	case ir.Slice:
-		start, limit := e.Params["start_indices"].([]int), e.Params["limit_indices"].([]int)
+		start := e.Params["start_indices"].([]int)
+		strides, _ := e.Params["strides"].([]int)
 		return outs, one(func(ct Array) Array {
 			cfg := make([][3]int, len(start))
 			for i := range cfg {
-				cfg[i] = [3]int{start[i], xa.Shape[i] - limit[i], 0}
+				st, n := 1, ct.val().aval.Shape[i]
+				if strides != nil {
+					st = strides[i]
+				}
+				real := start[i]
+				if n > 0 {
+					real += 1 + (n-1)*st
+				}
+				cfg[i] = [3]int{start[i], xa.Shape[i] - real, st - 1}
 			}
 			zero := concrete(ir.ScalarBuffer(xa.DType, 0), false)
 			return bind(ir.Pad, ir.Params{"padding_config": cfg}, []ir.Aval{{Shape: xa.Shape, DType: xa.DType, Weak: ct.val().aval.Weak}}, ct, zero)[0]
@@ -341,7 +356,8 @@ func mulOrNil(ct, r Array) Array {
 // balancedEq is 1 where x is the result z (0.5 where y is too), else 0: the
 // derivative of max and min with ties split evenly, as JAX's.
 func balancedEq(x, z, y Array) Array {
-	return Where(x.Eq(z), Where(y.Eq(z), 0.5, 1.0), 0.0).Astype(z.Dtype())
+	c := func(v float64) Array { return concrete(ir.ScalarBuffer(z.Dtype(), v), false) }
+	return Where(x.Eq(z), Where(y.Eq(z), c(0.5), c(1)), c(0))
 }
 
 // dotVJP transposes dot_general: each operand's cotangent is a dot_general
@@ -413,4 +429,25 @@ func freeDims(n int, batch, contract []int) []int {
 		}
 	}
 	return out
+}
+
+// stridedSlice stages slice with strides (none when all are 1).
+func stridedSlice(a Array, start, limit, strides []int) Array {
+	v := a.val()
+	shape := make([]int, len(start))
+	unit := true
+	for i := range shape {
+		shape[i] = (limit[i] - start[i] + strides[i] - 1) / strides[i]
+		unit = unit && strides[i] == 1
+	}
+	var st any = append([]int{}, strides...)
+	if unit {
+		st = nil
+	}
+	out := ir.Aval{Shape: shape, DType: v.aval.DType, Weak: v.aval.Weak}
+	if equalInts(shape, v.aval.Shape) && unit {
+		return a
+	}
+	return bind(ir.Slice, ir.Params{"start_indices": append([]int{}, start...), "limit_indices": append([]int{}, limit...), "strides": st},
+		[]ir.Aval{out}, a)[0]
 }
