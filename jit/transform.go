@@ -71,8 +71,10 @@ func (tf *transform) argName(i int) string {
 }
 
 // flatArgs flattens a call's arguments; argOf gives each leaf's position.
+// Values of non-pytree types (a float64 parameter, a callback) are passed
+// to the function as they are.
 func (tf *transform) flatArgs(args []reflect.Value) (f *flattener, tree *treeDef, argOf []int) {
-	f = &flattener{}
+	f = &flattener{passThrough: true}
 	tree = &treeDef{kind: tupleNode}
 	for i, a := range args {
 		n := len(f.leaves)
