@@ -72,8 +72,10 @@ func TestGradOfEveryPrimitive(t *testing.T) {
 			return m.Slice([]int{0, 1}, []int{2, 2}).Mul(jit.Concatenate(0, a, a).Slice([]int{3}, []int{5}).Reshape(2, 1)).Sum()
 		},
 		"broadcast": func(a jit.Array) jit.Array { return a.Reshape(4, 1).Mul(a).Mul(a.Reshape(1, 4)).Sum() },
-		"reduce":    func(a jit.Array) jit.Array { return a.MaxReduce().Add(a.MinReduce()).Add(a.Mean()).Add(a.Reshape(2, 2).Sum(1).Sin().Sum()) },
-		"matmul":    func(a jit.Array) jit.Array { return a.MatMul(w).Tanh().Sum() },
+		"reduce": func(a jit.Array) jit.Array {
+			return a.MaxReduce().Add(a.MinReduce()).Add(a.Mean()).Add(a.Reshape(2, 2).Sum(1).Sin().Sum())
+		},
+		"matmul": func(a jit.Array) jit.Array { return a.MatMul(w).Tanh().Sum() },
 		"batched_matmul": func(a jit.Array) jit.Array {
 			return a.Reshape(2, 1, 2).MatMul(a.Reshape(2, 2)).MatMul(a.Reshape(2, 2).Transpose()).Sin().Sum()
 		},

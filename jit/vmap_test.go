@@ -46,7 +46,9 @@ func TestVmapAgainstPerExample(t *testing.T) {
 		"elementwise": func(x, w jit.Array) jit.Array { return x.Sin().Mul(x.Exp()).Add(x.Abs().Sqrt()).Max(0.1) },
 		"broadcast":   func(x, w jit.Array) jit.Array { return x.Reshape(3, 1).Mul(x).Add(w.Sum(1)) },
 		"matmul":      func(x, w jit.Array) jit.Array { return x.MatMul(w).Tanh() },
-		"reduce":      func(x, w jit.Array) jit.Array { return x.MaxReduce().Add(x.MinReduce()).Add(x.Mean()).Reshape(1).Add(x) },
+		"reduce": func(x, w jit.Array) jit.Array {
+			return x.MaxReduce().Add(x.MinReduce()).Add(x.Mean()).Reshape(1).Add(x)
+		},
 		"layout": func(x, w jit.Array) jit.Array {
 			return jit.Concatenate(0, x.Slice([]int{1}, []int{3}), w.Slice([]int{0, 0}, []int{1, 2}).Reshape(2)).Reshape(2, 2).Transpose().Reshape(4)
 		},
