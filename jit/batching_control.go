@@ -2,7 +2,6 @@ package jit
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
@@ -330,12 +329,4 @@ func withBds(xs []Array, batched []bool) []bval {
 		}
 	}
 	return out
-}
-
-// batchSizeError describes mismatched batch sizes, naming every mapped
-// argument with its axis, type and size.
-func batchSizeError(lines []string) {
-	throw(ShapeMismatch, "Vmap got inconsistent sizes for the mapped axes of its arguments:\n%s\n"+
-		"every mapped argument must have the same size along its mapped axis; "+
-		"use InAxes(..., jit.NotMapped, ...) for an argument that is the same for every element", strings.Join(lines, "\n"))
 }

@@ -2,6 +2,7 @@ package jit_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestMatMulBroadcastsBatchDims(t *testing.T) {
 		ad, bd := iotaData(na, 0.7), iotaData(nb, 1.3)
 		a, b := jit.FromSlice(ad, c.as...), jit.FromSlice(bd, c.bs...)
 		got := jit.Jit(func(x, y jit.Array) jit.Array { return x.MatMul(y) }).Call(a, b)
-		if !equalShape(got.Shape(), c.want) {
+		if !slices.Equal(got.Shape(), c.want) {
 			t.Errorf("%v @ %v: shape %v, want %v", c.as, c.bs, got.Shape(), c.want)
 			continue
 		}
@@ -135,16 +136,4 @@ func TestMatMulRank3ByMatrixJaxpr(t *testing.T) {
 	if got := cj.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-}
-
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

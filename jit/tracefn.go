@@ -37,21 +37,28 @@ func (c *funcCore) trace(kind string, sig *signature) (tr *Traced, err error) {
 // leaves and returns the jaxpr (constants not yet attached) and the result
 // structure.
 func (c *funcCore) traceInto(t *trace, sig *signature) (*ir.ClosedJaxpr, *treeDef) {
-	tracers := make([]Array, len(sig.avals))
-	for i, a := range sig.avals {
-		tracers[i] = t.newArg(a, sig.paths[i])
+	outs, outTree := runTraced(t, c.fn, c.name, sig.tree, sig.avals, sig.paths)
+	return &ir.ClosedJaxpr{Jaxpr: t.jaxpr(outs), Name: c.name}, outTree
+}
+
+// runTraced calls fn on fresh tracers of t (one per aval, named by paths,
+// arranged as tree) and flattens its results.
+func runTraced(t *trace, fn reflect.Value, name string, tree *treeDef, avals []ir.Aval, paths []string) ([]Array, *treeDef) {
+	tracers := make([]Array, len(avals))
+	for i, a := range avals {
+		tracers[i] = t.newArg(a, paths[i])
 	}
-	res := c.fn.Call(sig.tree.buildTuple(tracers))
+	res := fn.Call(tree.buildTuple(tracers))
 	fo := &flattener{outputs: true}
 	outTree := &treeDef{kind: tupleNode}
 	for i, r := range res {
-		outTree.children = append(outTree.children, fo.walk(c.typ.Out(i), r, fmt.Sprintf("result %d of %s", i, c.name)))
+		outTree.children = append(outTree.children, fo.walk(fn.Type().Out(i), r, fmt.Sprintf("result %d of %s", i, name)))
 	}
 	outs := make([]Array, len(fo.leaves))
 	for i, l := range fo.leaves {
 		outs[i] = l.arr
 	}
-	return &ir.ClosedJaxpr{Jaxpr: t.jaxpr(outs), Name: c.name}, outTree
+	return outs, outTree
 }
 
 // nestedEntry caches the jaxpr of a jitted function called inside another

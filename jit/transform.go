@@ -100,20 +100,7 @@ type traced struct {
 func (tf *transform) trace(kind string, tree *treeDef, avals []ir.Aval, paths []string) traced {
 	t := pushTrace(kind, tf.name)
 	defer t.pop()
-	in := make([]Array, len(avals))
-	for i, a := range avals {
-		in[i] = t.newArg(a, paths[i])
-	}
-	res := tf.fn.Call(tree.buildTuple(in))
-	fo := &flattener{outputs: true}
-	outTree := &treeDef{kind: tupleNode}
-	for i, r := range res {
-		outTree.children = append(outTree.children, fo.walk(tf.typ.Out(i), r, fmt.Sprintf("result %d of %s", i, tf.name)))
-	}
-	outs := make([]Array, len(fo.leaves))
-	for i, l := range fo.leaves {
-		outs[i] = l.arr
-	}
+	outs, outTree := runTraced(t, tf.fn, tf.name, tree, avals, paths)
 	j := t.jaxpr(outs)
 	consts := make([]Array, len(t.constSrc))
 	for i, v := range t.constSrc {

@@ -3,6 +3,7 @@ package jit
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
@@ -124,4 +125,12 @@ func (tf *transform) placeOut(b *batcher, v bval, oa, result int) Array {
 		throw(ShapeMismatch, "Vmap of %s: OutAxes %d is out of range for result %d of rank %d", tf.name, oa, result, n)
 	}
 	return moveAxis(x, 0, oa)
+}
+
+// batchSizeError describes mismatched batch sizes, naming every mapped
+// argument with its axis, type and size.
+func batchSizeError(lines []string) {
+	throw(ShapeMismatch, "Vmap got inconsistent sizes for the mapped axes of its arguments:\n%s\n"+
+		"every mapped argument must have the same size along its mapped axis; "+
+		"use InAxes(..., jit.NotMapped, ...) for an argument that is the same for every element", strings.Join(lines, "\n"))
 }
