@@ -10,8 +10,9 @@
 //
 // Some functions here are wrong on purpose (ReluBad, the unrolled
 // PythonForLoop, a counter passed as a static argument, a call whose input
-// shape changes in a loop, a print at trace time): they show what the
-// codelab teaches, and `jitlint ./examples/codelab` reports each of them.
+// shape changes in a loop, a print at trace time, SqrtPos's NaN gradient,
+// SoftOrSharp's branch under Vmap): they show what the codelab teaches, and
+// `jitlint ./examples/codelab` reports each of them.
 package main
 
 import (
