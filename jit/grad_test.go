@@ -274,3 +274,15 @@ func TestGradErrors(t *testing.T) {
 		t.Errorf("G mismatch: %v (pos %q, want %q)", e, e.Pos, line)
 	}
 }
+
+// TestGradOfGrad: second derivatives, through a scan too.
+func TestGradOfGrad(t *testing.T) {
+	x := []float64{0.5, 1}
+	g := jit.Grad[gradFn](func(x jit.Array) jit.Array { return x.Sin().Mul(x).Sum() })
+	checkGrad(t, "d²(x sin x)", func(x jit.Array) jit.Array { return g(x).Sum() }, x)
+	s := jit.Grad[gradFn](func(x jit.Array) jit.Array {
+		c, _ := jit.ScanN(func(c jit.Array) (jit.Array, struct{}) { return c.Sin().Mul(1.5), struct{}{} }, x, 3)
+		return c.Sum()
+	})
+	checkGrad(t, "d² of a scan", func(x jit.Array) jit.Array { return s(x).Sum() }, x)
+}
