@@ -2,6 +2,7 @@ package jit_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/jitlint/jitlint/jit"
 )
@@ -17,24 +18,34 @@ func heavyLoss(x jit.Array) jit.Array {
 }
 
 // BenchmarkGradVsForward times the jitted forward pass of heavyLoss and its
-// jitted gradient side by side (cached calls; the ratio of the two is the
+// jitted gradient (cached calls) alternately in one loop, so that both see
+// the same machine load, and reports each one's time and their ratio (the
 // cost of reverse mode).
 func BenchmarkGradVsForward(b *testing.B) {
 	x := jit.Arange(1_000_000, jit.Float32).Mul(1e-6)
 	fwd := jit.Jit(heavyLoss)
 	grad := jit.Jit(jit.Grad[func(jit.Array) jit.Array](heavyLoss))
-	fwd.Call(x)
-	grad.Call(x)
-	b.Run("forward", func(b *testing.B) {
-		for b.Loop() {
-			fwd.Call(x).BlockUntilReady()
-		}
-	})
-	b.Run("grad", func(b *testing.B) {
-		for b.Loop() {
-			grad.Call(x).BlockUntilReady()
-		}
-	})
+	sideBySide(b, "forward", func() { fwd.Call(x).BlockUntilReady() }, "grad", func() { grad.Call(x).BlockUntilReady() })
+}
+
+// sideBySide runs a and c alternately and reports their mean times in ms
+// and the ratio c/a.
+func sideBySide(b *testing.B, an string, a func(), cn string, c func()) {
+	a()
+	c()
+	var ta, tc time.Duration
+	for b.Loop() {
+		start := time.Now()
+		a()
+		mid := time.Now()
+		c()
+		ta, tc = ta+mid.Sub(start), tc+time.Since(mid)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(ta.Milliseconds())/n, an+"-ms")
+	b.ReportMetric(float64(tc.Milliseconds())/n, cn+"-ms")
+	b.ReportMetric(float64(tc)/float64(ta), cn+"/"+an)
+	b.ReportMetric(0, "ns/op")
 }
 
 // perExampleMLP is a two-layer network with a softmax, on one example.
@@ -57,18 +68,7 @@ func BenchmarkVmapVsHandBatched(b *testing.B) {
 	w2 := jit.Arange(256*64, jit.Float32).Mul(3e-4).Reshape(256, 64).Sin().Mul(0.1)
 	vm := jit.Jit(jit.Vmap(perExampleMLP, jit.InAxes(0, jit.NotMapped, jit.NotMapped)))
 	hand := jit.Jit(batchedMLP)
-	vm.Call(xs, w1, w2)
-	hand.Call(xs, w1, w2)
-	b.Run("vmap", func(b *testing.B) {
-		for b.Loop() {
-			vm.Call(xs, w1, w2).BlockUntilReady()
-		}
-	})
-	b.Run("hand", func(b *testing.B) {
-		for b.Loop() {
-			hand.Call(xs, w1, w2).BlockUntilReady()
-		}
-	})
+	sideBySide(b, "hand", func() { hand.Call(xs, w1, w2).BlockUntilReady() }, "vmap", func() { vm.Call(xs, w1, w2).BlockUntilReady() })
 }
 
 // TestVmapMatchesHandBatched keeps the benchmark's two programs honest.
