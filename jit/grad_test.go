@@ -286,3 +286,19 @@ func TestGradOfGrad(t *testing.T) {
 	})
 	checkGrad(t, "d² of a scan", func(x jit.Array) jit.Array { return s(x).Sum() }, x)
 }
+
+// TestGradAccumulatesWithAddAny: a value used twice gets the sum of its two
+// cotangents, printed as JAX's add_any (run as add).
+func TestGradAccumulatesWithAddAny(t *testing.T) {
+	sq := jit.Grad[gradFn](func(x jit.Array) jit.Array { return x.Mul(x) })
+	cj, err := jit.MakeJaxpr(sq)(jit.Spec(jit.Float32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cj.String(); !strings.Contains(got, "= add_any ") {
+		t.Errorf("no add_any in\n%s", got)
+	}
+	if got := jit.Jit(sq).Call(jit.Scalar(float32(3))).Item(); got != 6 {
+		t.Errorf("d(x²)/dx at 3 = %v, want 6", got)
+	}
+}

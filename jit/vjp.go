@@ -154,7 +154,7 @@ func (d *vjp) backward(ct map[*ir.Var]Array) {
 func accumulate(ct map[*ir.Var]Array, v *ir.Var, g Array) {
 	g = convertTo(g, v.Aval.DType, v.Aval.Weak)
 	if old, ok := ct[v]; ok {
-		ct[v] = bind(ir.Add, nil, []ir.Aval{v.Aval}, old, g)[0]
+		ct[v] = bind(ir.AddAny, nil, []ir.Aval{v.Aval}, old, g)[0]
 		return
 	}
 	ct[v] = g

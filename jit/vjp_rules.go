@@ -275,7 +275,7 @@ func unaryVJP(e *ir.Eqn, x, ans Array) func(Array) Array {
 // operands' (before unbroadcasting).
 func binaryVJP(prim string, x, y, ans Array, act []bool) func(Array) (Array, Array) {
 	switch prim {
-	case ir.Add:
+	case ir.Add, ir.AddAny:
 		return func(ct Array) (Array, Array) { return ct, ct }
 	case ir.Sub:
 		return func(ct Array) (Array, Array) {

@@ -28,8 +28,8 @@ func BroadcastSizeOne(a, b []int) (shape []int, ok bool) {
 // all its sub-jaxprs: every implicit size-1 broadcast of an elementwise
 // binary equation (`add a:f32[1,3] b:f32[2,3]`, as JAX's lax ops allow) is
 // made explicit by a broadcast_in_dim of the operand to the result's shape,
-// and stop_gradient equations (the identity when running) are dropped, their
-// uses reading the operand. cj itself is not modified; it is returned as is
+// stop_gradient equations (the identity when running) are dropped, their
+// uses reading the operand, and add_any is add. cj itself is not modified; it is returned as is
 // when nothing changes.
 func Lowerable(cj *ClosedJaxpr) *ClosedJaxpr {
 	j := expandJaxpr(cj.Jaxpr, map[*Jaxpr]*Jaxpr{})
@@ -62,6 +62,9 @@ func expandJaxpr(j *Jaxpr, memo map[*Jaxpr]*Jaxpr) *Jaxpr {
 			continue
 		}
 		ne := expandParams(e, memo)
+		if e.Prim == AddAny {
+			ne = &Eqn{Prim: Add, Params: ne.Params, In: slices.Clone(e.In), Out: e.Out, Source: e.Source}
+		}
 		in := e.In
 		for k, a := range in {
 			if s, ok := subst(a); ok {

@@ -45,6 +45,9 @@ func Apply(prim string, params ir.Params, args []*ir.Buffer) (out []*ir.Buffer, 
 
 // apply dispatches on the primitive name.
 func apply(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
+	if prim == ir.AddAny {
+		prim = ir.Add
+	}
 	switch {
 	case ir.IsUnary(prim):
 		return one(applyUnary(prim, params, args))
