@@ -56,3 +56,16 @@ func TestLowerableDropsStopGradient(t *testing.T) {
 		t.Errorf("stop_gradient not dropped: %s", (&ir.ClosedJaxpr{Jaxpr: got}).String())
 	}
 }
+
+func TestLowerableRewritesAddAny(t *testing.T) {
+	x := ir.NewVar(ir.Aval{Shape: []int{2}, DType: ir.Float32})
+	y := ir.NewVar(x.Aval)
+	j := &ir.Jaxpr{Invars: []*ir.Var{x}, Outvars: []ir.Atom{y}, Eqns: []*ir.Eqn{
+		{Prim: ir.AddAny, In: []ir.Atom{x, x}, Out: []*ir.Var{y}},
+	}}
+	cj := &ir.ClosedJaxpr{Jaxpr: j}
+	got := ir.Lowerable(cj).Jaxpr
+	if len(got.Eqns) != 1 || got.Eqns[0].Prim != ir.Add || j.Eqns[0].Prim != ir.AddAny {
+		t.Errorf("add_any not rewritten to add (or the input modified): %s", (&ir.ClosedJaxpr{Jaxpr: got}).String())
+	}
+}
