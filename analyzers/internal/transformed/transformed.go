@@ -38,7 +38,7 @@ func Find(r *traced.Result, names ...string) []Target {
 			if !ok || len(call.Args) == 0 || !want[traced.JitFunc(r.Info, call)] {
 				return true
 			}
-			if t, ok := resolve(r.Info, decls, call.Args[0]); ok {
+			if t, ok := resolve(r, decls, call.Args[0]); ok {
 				t.Call = call
 				out = append(out, t)
 			}
@@ -90,19 +90,51 @@ func declsOf(r *traced.Result) map[*types.Func]*ast.FuncDecl {
 	return m
 }
 
-// resolve finds the body of a function argument: a literal or a function
-// of the package named directly.
-func resolve(info *types.Info, decls map[*types.Func]*ast.FuncDecl, e ast.Expr) (Target, bool) {
+// resolve finds the body of a function argument: a literal, a function of
+// the package, or a variable assigned a literal exactly once.
+func resolve(r *traced.Result, decls map[*types.Func]*ast.FuncDecl, e ast.Expr) (Target, bool) {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.FuncLit:
 		return Target{Func: e, Type: e.Type, Body: e.Body, Name: "func literal"}, true
 	case *ast.Ident:
-		obj, _ := info.Uses[e].(*types.Func)
-		if d := decls[obj]; d != nil {
-			return Target{Func: d, Type: d.Type, Body: d.Body, Name: d.Name.Name}, true
+		switch obj := r.Info.Uses[e].(type) {
+		case *types.Func:
+			if d := decls[obj]; d != nil {
+				return Target{Func: d, Type: d.Type, Body: d.Body, Name: d.Name.Name}, true
+			}
+		case *types.Var:
+			if lit := litOf(r, obj); lit != nil {
+				return Target{Func: lit, Type: lit.Type, Body: lit.Body, Name: obj.Name()}, true
+			}
 		}
 	}
 	return Target{}, false
+}
+
+// litOf returns the function literal assigned to v, when v is assigned
+// exactly once (f := func(...) {...}).
+func litOf(r *traced.Result, v *types.Var) *ast.FuncLit {
+	var lit *ast.FuncLit
+	n := 0
+	for _, f := range r.Files {
+		ast.Inspect(f, func(node ast.Node) bool {
+			as, ok := node.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && r.Info.ObjectOf(id) == v {
+					n++
+					lit, _ = ast.Unparen(as.Rhs[i]).(*ast.FuncLit)
+				}
+			}
+			return true
+		})
+	}
+	if n != 1 {
+		return nil
+	}
+	return lit
 }
 
 // Depends returns the objects of body whose values depend on the roots:

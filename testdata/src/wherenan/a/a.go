@@ -63,3 +63,11 @@ func NotDifferentiated(x jit.Array) jit.Array {
 }
 
 var jitted = jit.Jit(NotDifferentiated)
+
+// Local: a variable holding a literal.
+func Local() {
+	logp := func(p jit.Array) jit.Array {
+		return jit.Where(p.Gt(0), p.Log(), 0).Sum() // want `is differentiated by jit.Grad, and where p.Gt\(0\) is false`
+	}
+	_ = jit.Grad[func(jit.Array) jit.Array](logp)
+}
