@@ -1,6 +1,7 @@
 // Package analyzers is the jitlint analyzer suite: static checks for code
 // traced by github.com/jitlint/jitlint/jit. Each analyzer lives in its own
-// package (tracedbool, unrolledloop, staticargs, shapechurn, traceeffect)
+// package (tracedbool, unrolledloop, staticargs, shapechurn, traceeffect,
+// wherenan, batchedcond)
 // and shares the dataflow of package traced.
 //
 // Suite builds fresh analyzer values for a Config; All is the default suite

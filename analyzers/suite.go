@@ -1,12 +1,14 @@
 package analyzers
 
 import (
+	"github.com/jitlint/jitlint/analyzers/batchedcond"
 	"github.com/jitlint/jitlint/analyzers/shapechurn"
 	"github.com/jitlint/jitlint/analyzers/staticargs"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/analyzers/tracedbool"
 	"github.com/jitlint/jitlint/analyzers/traceeffect"
 	"github.com/jitlint/jitlint/analyzers/unrolledloop"
+	"github.com/jitlint/jitlint/analyzers/wherenan"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -17,7 +19,7 @@ type Config struct {
 }
 
 // Names are the names of the analyzers of the suite, in order.
-var Names = []string{"tracedbool", "unrolledloop", "staticargs", "shapechurn", "traceeffect"}
+var Names = []string{"tracedbool", "unrolledloop", "staticargs", "shapechurn", "traceeffect", "wherenan", "batchedcond"}
 
 // Suite returns fresh analyzer values for cfg (no shared mutable state between calls).
 // The enabled analyzers share one fresh traced prerequisite.
@@ -33,6 +35,8 @@ func Suite(cfg Config) []*analysis.Analyzer {
 		staticargs.New(tracer),
 		shapechurn.New(tracer),
 		traceeffect.New(tracer),
+		wherenan.New(tracer),
+		batchedcond.New(tracer),
 	}
 	var out []*analysis.Analyzer
 	for _, a := range all {

@@ -82,6 +82,10 @@ func (a Array) buffer(conv string) *ir.Buffer {
 	if v.t == nil {
 		return v.buf
 	}
+	if v.t.done {
+		throw(LeakedTracer, "%s was called on a traced value of %s (%s) after its trace ended; "+
+			"return values from traced functions instead of storing them in variables", conv, v.t.fnName, v.aval)
+	}
 	if conv == "Bool" {
 		throw(TracerBoolConversion, "Attempted boolean conversion of traced array with shape %s.\n%s"+
 			"A traced value has no concrete Go value while the function is traced, so Go control flow (if, for, &&) cannot depend on it. "+

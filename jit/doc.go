@@ -14,4 +14,10 @@
 // recorded as real primitives and never unrolled. The AOT API (Trace, Lower,
 // Compile) exposes each phase; MakeJaxpr prints a function's jaxpr exactly
 // as JAX prints it.
+//
+// Vmap (jax.vmap) and Grad / ValueAndGrad (jax.grad, reverse mode)
+// transform Go functions into Go functions that compose with each other and
+// with Jit; see docs/transformations.md for their options and the traps
+// they set (a batched Cond runs every branch; a Where over a singular
+// branch has a NaN gradient unless written as a double where).
 package jit

@@ -181,4 +181,16 @@ func TestLeakedTracer(t *testing.T) {
 	if e.Kind != jit.LeakedTracer {
 		t.Errorf("kind %v", e.Kind)
 	}
+	// Host conversions of a leaked tracer are the same error, not a
+	// ConcretizationTypeError "while tracing": nothing is being traced.
+	for name, conv := range map[string]func(){
+		"Item": func() { leaked.Item() }, "Float32s": func() { leaked.Float32s() },
+		"Bool": func() { leaked.Bool() }, "Int64s": func() { leaked.Int64s() },
+	} {
+		e := catch(t, func() { conv() })
+		if e.Kind != jit.LeakedTracer || !strings.Contains(e.Msg, name+" was called on a traced value") ||
+			strings.Contains(e.Msg, "while tracing") {
+			t.Errorf("%s on a leaked tracer: %v", name, e)
+		}
+	}
 }

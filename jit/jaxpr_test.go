@@ -213,6 +213,22 @@ let inner_fn = { lambda ; e:f32[1]. let f:f32[1] = add e 1.0:f32[] in (f,) } in
   in (j,) }`,
 	},
 	{
+		// def outer(x): y = x * 2; f = jax.jit(lambda z: z + y) (named f); return f(x) + f(x)
+		// The captured y is traced once, shared, and passed as the first operand.
+		name: "nested_jit_capturing_outer_tracer", fn: func(x jit.Array) jit.Array {
+			y := x.Mul(2)
+			f := jit.Jit(func(z jit.Array) jit.Array { return z.Add(y) }, jit.Name("f"))
+			return f.Call(x).Add(f.Call(x))
+		}, args: []any{jit.FromSlice([]float32{1, 2})},
+		want: `let f = { lambda ; a:f32[2] b:f32[2]. let c:f32[2] = add b a in (c,) } in
+{ lambda ; d:f32[2]. let
+    e:f32[2] = mul d 2.0:f32[]
+    g:f32[2] = jit[name=f jaxpr=f] e d
+    h:f32[2] = jit[name=f jaxpr=f] e d
+    i:f32[2] = add g h
+  in (i,) }`,
+	},
+	{
 		// R11 (typed-literal form): while_loop(lambda c: c[0] < 1000, lambda c: (c[0]+1, c[1]*c[1]), (0, x)); returns a copy of x
 		name: "R11_while_unused_outputs", fn: func(x jit.Array) jit.Array {
 			type carry struct {
@@ -289,14 +305,23 @@ let inner_fn = { lambda ; e:f32[1]. let f:f32[1] = add e 1.0:f32[] in (f,) } in
   in (d,) }`,
 	},
 	{
-		// x[None,:] + y[:,None]-style broadcasting: f32[3] + f32[2,1]
+		// x[None,:] + y[:,None]-style broadcasting: f32[3] + f32[2,1]. jnp's
+		// promote_shapes only pads the rank (lax.broadcast_to_rank: a
+		// broadcast_in_dim to f32[1,3]); the add broadcasts the size-1
+		// dimensions itself (lax's broadcasting_shape_rule).
 		name: "broadcasting", fn: func(x, y jit.Array) jit.Array { return x.Add(y) },
 		args: []any{jit.Spec(jit.Float32, 3), jit.Spec(jit.Float32, 2, 1)},
 		want: `{ lambda ; a:f32[3] b:f32[2,1]. let
-    c:f32[2,3] = broadcast_in_dim[broadcast_dimensions=(1,)] a
-    d:f32[2,3] = broadcast_in_dim[broadcast_dimensions=(0, 1)] b
-    e:f32[2,3] = add c d
-  in (e,) }`,
+    c:f32[1,3] = broadcast_in_dim[broadcast_dimensions=(1,)] a
+    d:f32[2,3] = add c b
+  in (d,) }`,
+	},
+	{
+		// jnp: f32[1] + f32[2] has equal ranks, so no broadcast at all:
+		// one add with an f32[1] operand.
+		name: "size_one_broadcast", fn: func(x, y jit.Array) jit.Array { return x.Add(y) },
+		args: []any{jit.Spec(jit.Float32, 1), jit.Spec(jit.Float32, 2)},
+		want: `{ lambda ; a:f32[1] b:f32[2]. let c:f32[2] = add a b in (c,) }`,
 	},
 	{
 		// a captured non-scalar constant becomes a constvar before ';'

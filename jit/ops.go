@@ -5,8 +5,11 @@ import (
 )
 
 // binary applies an elementwise binary primitive with JAX's dtype promotion
-// and numpy broadcasting. Scalars (Go numbers, 0-d arrays) are not
-// broadcast: they enter the equation as they are (`mul c 3.0:f32[]`).
+// and shape rules (jnp's): scalars (Go numbers, 0-d arrays) enter the
+// equation as they are (`mul c 3.0:f32[]`); operands of equal rank enter as
+// they are too, size-1 dimensions broadcasting inside the primitive
+// (`add a:f32[1] b:f32[2]`); an operand of lower rank is first padded with
+// leading size-1 dimensions by a broadcast_in_dim (jnp's rank promotion).
 func binary(prim string, x, y any) Array {
 	a, b := asArray(x), asArray(y)
 	av, bv := a.val().aval, b.val().aval
@@ -26,7 +29,7 @@ func binary(prim string, x, y any) Array {
 	case len(bv.Shape) == 0:
 	default:
 		shape = broadcastShapes(prim, av.Shape, bv.Shape)
-		a, b = broadcastTo(a, shape), broadcastTo(b, shape)
+		a, b = padRank(a, len(shape)), padRank(b, len(shape))
 	}
 	out := ir.Aval{Shape: append([]int{}, shape...), DType: dt, Weak: weak}
 	if ir.IsCompare(prim) {

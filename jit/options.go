@@ -1,12 +1,15 @@
 package jit
 
-// Option configures Jit and MakeJaxpr.
+// Option configures Jit, MakeJaxpr, Vmap, Grad and ValueAndGrad.
 type Option func(*options)
 
 type options struct {
 	static  map[int]bool
 	name    string
 	backend string
+	inAxes  []int // Vmap
+	outAxes []int // Vmap
+	argnums []int // Grad, ValueAndGrad
 }
 
 // StaticArgnums marks positional arguments as static: their values are part

@@ -113,6 +113,21 @@ func broadcastTo(a Array, shape []int) Array {
 		[]ir.Aval{out}, a)[0]
 }
 
+// padRank gives a leading size-1 dimensions up to rank n with a
+// broadcast_in_dim (lax.broadcast_to_rank); a no-op at rank n.
+func padRank(a Array, n int) Array {
+	v := a.val()
+	k := n - len(v.aval.Shape)
+	if k <= 0 {
+		return a
+	}
+	shape := make([]int, 0, n)
+	for range k {
+		shape = append(shape, 1)
+	}
+	return broadcastTo(a, append(shape, v.aval.Shape...))
+}
+
 func equalInts(a, b []int) bool {
 	if len(a) != len(b) {
 		return false

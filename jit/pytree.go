@@ -66,6 +66,9 @@ type flattener struct {
 	key        []byte
 	abstractOK bool // ShapeDtype leaves allowed (Trace, MakeJaxpr)
 	outputs    bool // non-Array values are kept as constants (results)
+	// passThrough: values of non-pytree types are passed as they are
+	// (Vmap and Grad arguments; they have no cache key to be part of).
+	passThrough bool
 }
 
 func (f *flattener) addLeaf(path string, a Array, av ir.Aval) *treeDef {
@@ -87,7 +90,7 @@ func appendAval(b []byte, a ir.Aval) []byte {
 }
 
 func (f *flattener) addStatic(path string, decl reflect.Type, v reflect.Value) *treeDef {
-	if v.IsValid() && !v.Comparable() {
+	if v.IsValid() && !v.Comparable() && !f.passThrough {
 		throw(BadStaticArg, "static argument %s has type %v, which is not comparable, so it cannot be part of the cache key; "+
 			"pass a comparable value (a number, string, array or struct of those), or make it a traced Array", path, v.Type())
 	}
@@ -181,7 +184,7 @@ func (f *flattener) walk(decl reflect.Type, v reflect.Value, path string) *treeD
 		f.key = append(f.key, '*')
 		return &treeDef{kind: ptrNode, typ: decl, children: []*treeDef{f.walk(decl.Elem(), v.Elem(), path)}}
 	}
-	if f.outputs {
+	if f.outputs || f.passThrough {
 		return f.addStatic(path, decl, v)
 	}
 	throw(BadArgument, "%s has type %v, which is not an Array or a pytree of Arrays; "+

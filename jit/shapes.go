@@ -149,42 +149,6 @@ func (a Array) Slice(start, limit []int) Array {
 		[]ir.Aval{out}, a)[0]
 }
 
-// MatMul returns the matrix product (numpy matmul semantics for 1-D and 2-D
-// operands, and batched over leading dimensions of equal rank).
-func (a Array) MatMul(b Array) Array {
-	av, bv := a.val().aval, b.val().aval
-	dt, _ := promote(ir.Aval{DType: av.DType}, ir.Aval{DType: bv.DType})
-	a, b = convertTo(a, dt, false), convertTo(b, dt, false)
-	na, nb := len(av.Shape), len(bv.Shape)
-	var dims ir.DotDims
-	var shape []int
-	switch {
-	case na == 0 || nb == 0:
-		throw(ShapeMismatch, "MatMul: operands must be at least 1-D, got shapes %v and %v", av.Shape, bv.Shape)
-	case na <= 2 && nb <= 2:
-		dims = ir.DotDims{LhsContract: []int{na - 1}, RhsContract: []int{0}, LhsBatch: []int{}, RhsBatch: []int{}}
-		shape = append(append([]int{}, av.Shape[:na-1]...), bv.Shape[1:]...)
-	case na == nb:
-		batch := make([]int, na-2)
-		for i := range batch {
-			batch[i] = i
-			if av.Shape[i] != bv.Shape[i] {
-				throw(ShapeMismatch, "MatMul: batch dimensions differ: %v and %v", av.Shape, bv.Shape)
-			}
-		}
-		dims = ir.DotDims{LhsContract: []int{na - 1}, RhsContract: []int{nb - 2}, LhsBatch: batch, RhsBatch: append([]int{}, batch...)}
-		shape = append(append(append([]int{}, av.Shape[:na-2]...), av.Shape[na-2]), bv.Shape[nb-1])
-	default:
-		throw(ShapeMismatch, "MatMul: unsupported ranks %d and %d (batched operands need equal rank)", na, nb)
-	}
-	if av.Shape[dims.LhsContract[0]] != bv.Shape[dims.RhsContract[0]] {
-		throw(ShapeMismatch, "MatMul: contracting dimensions differ: shapes %v and %v", av.Shape, bv.Shape)
-	}
-	out := ir.Aval{Shape: shape, DType: dt}
-	return bind(ir.DotGeneral, ir.Params{"dimension_numbers": dims, "preferred_element_type": dt, "precision": nil, "out_sharding": nil},
-		[]ir.Aval{out}, a, b)[0]
-}
-
 // Concatenate joins arrays along axis (dtypes are promoted).
 func Concatenate(axis int, arrays ...Array) Array {
 	if len(arrays) == 0 {

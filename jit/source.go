@@ -13,6 +13,9 @@ import (
 // funcName returns a function's short name: "Heavy" for pkg.Heavy,
 // "main.func1" for a closure in main.
 func funcName(fn reflect.Value) string {
+	if n, ok := transformedName(fn); ok {
+		return n
+	}
 	f := runtime.FuncForPC(fn.Pointer())
 	if f == nil {
 		return "<func>"

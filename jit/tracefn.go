@@ -37,25 +37,34 @@ func (c *funcCore) trace(kind string, sig *signature) (tr *Traced, err error) {
 // leaves and returns the jaxpr (constants not yet attached) and the result
 // structure.
 func (c *funcCore) traceInto(t *trace, sig *signature) (*ir.ClosedJaxpr, *treeDef) {
-	tracers := make([]Array, len(sig.avals))
-	for i, a := range sig.avals {
-		tracers[i] = t.newArg(a, sig.paths[i])
+	outs, outTree := runTraced(t, c.fn, c.name, sig.tree, sig.avals, sig.paths)
+	return &ir.ClosedJaxpr{Jaxpr: t.jaxpr(outs), Name: c.name}, outTree
+}
+
+// runTraced calls fn on fresh tracers of t (one per aval, named by paths,
+// arranged as tree) and flattens its results.
+func runTraced(t *trace, fn reflect.Value, name string, tree *treeDef, avals []ir.Aval, paths []string) ([]Array, *treeDef) {
+	tracers := make([]Array, len(avals))
+	for i, a := range avals {
+		tracers[i] = t.newArg(a, paths[i])
 	}
-	res := c.fn.Call(sig.tree.buildTuple(tracers))
+	res := fn.Call(tree.buildTuple(tracers))
 	fo := &flattener{outputs: true}
 	outTree := &treeDef{kind: tupleNode}
 	for i, r := range res {
-		outTree.children = append(outTree.children, fo.walk(c.typ.Out(i), r, fmt.Sprintf("result %d of %s", i, c.name)))
+		outTree.children = append(outTree.children, fo.walk(fn.Type().Out(i), r, fmt.Sprintf("result %d of %s", i, name)))
 	}
 	outs := make([]Array, len(fo.leaves))
 	for i, l := range fo.leaves {
 		outs[i] = l.arr
 	}
-	return &ir.ClosedJaxpr{Jaxpr: t.jaxpr(outs), Name: c.name}, outTree
+	return outs, outTree
 }
 
 // nestedEntry caches the jaxpr of a jitted function called inside another
 // trace, so repeated calls share one jaxpr (printed once, as JAX does).
+// Values the function captures (concrete data or tracers of the enclosing
+// traces) are leading inputs of the jaxpr, passed as operands.
 type nestedEntry struct {
 	cj      *ir.ClosedJaxpr
 	outTree *treeDef
@@ -70,13 +79,11 @@ func (c *funcCore) callNested(args []reflect.Value) []reflect.Value {
 	c.mu.RLock()
 	ne := c.nested[string(f.key)]
 	c.mu.RUnlock()
-	if ne == nil {
+	if ne == nil || !ne.live() {
 		ne = c.traceNested(sig)
-		if ne.cacheable() {
-			c.mu.Lock()
-			c.nested[string(f.key)] = ne
-			c.mu.Unlock()
-		}
+		c.mu.Lock()
+		c.nested[string(f.key)] = ne
+		c.mu.Unlock()
 	}
 	operands := make([]Array, 0, len(ne.consts)+len(f.leaves))
 	for _, cv := range ne.consts {
@@ -97,11 +104,12 @@ func (c *funcCore) traceNested(sig *signature) *nestedEntry {
 	return &nestedEntry{cj: cj, outTree: outTree, consts: t.constSrc}
 }
 
-// cacheable reports whether the jaxpr captured only concrete values (a
-// captured tracer is different on every call).
-func (ne *nestedEntry) cacheable() bool {
+// live reports whether the entry can still be used: the tracers it captured
+// belong to traces that are still running (once such a trace ends, a new
+// call captures new tracers and is traced again).
+func (ne *nestedEntry) live() bool {
 	for _, v := range ne.consts {
-		if v.buf == nil {
+		if v.t != nil && v.t.done {
 			return false
 		}
 	}

@@ -206,10 +206,8 @@ func (b *builder) entryPoint(call *ast.CallExpr, stack []ast.Node) {
 	}
 	why := fmt.Sprintf("traced by this jit.%s call", name)
 	for i, arg := range call.Args {
-		if name == "Jit" || name == "MakeJaxpr" {
-			if i > 0 {
-				break
-			}
+		if wrappers[name] && i > 0 {
+			break
 		}
 		var fns []ast.Expr
 		if lit, ok := ast.Unparen(arg).(*ast.CompositeLit); ok && name == "Switch" {

@@ -28,7 +28,12 @@ var hostConversions = map[string]string{
 var tracingEntryPoints = map[string]bool{
 	"Jit": true, "MakeJaxpr": true, "Cond": true, "Switch": true,
 	"Scan": true, "ScanN": true, "ForiLoop": true, "WhileLoop": true,
+	"Vmap": true, "Grad": true, "ValueAndGrad": true,
 }
+
+// wrappers are the entry points that take the function first and options
+// after it.
+var wrappers = map[string]bool{"Jit": true, "MakeJaxpr": true, "Vmap": true, "Grad": true, "ValueAndGrad": true}
 
 // IsJitPath reports whether path is the jit package (possibly vendored).
 func IsJitPath(path string) bool {

@@ -9,7 +9,7 @@ import (
 )
 
 func TestTracedBool(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), tracedbool.Analyzer, "tracedbool/a", "tracedbool/helpers", "tracedbool/cross")
+	analysistest.Run(t, fixturetest.Dir(t), tracedbool.Analyzer, "tracedbool/a", "tracedbool/helpers", "tracedbool/cross", "tracedbool/transformed")
 }
 
 func TestTracedBoolFixes(t *testing.T) {

@@ -1,6 +1,6 @@
 // Command jitlint runs the jitlint analyzers (tracedbool, unrolledloop,
-// staticargs, shapechurn, traceeffect) on Go packages that use
-// github.com/jitlint/jitlint/jit.
+// staticargs, shapechurn, traceeffect, wherenan, batchedcond) on Go packages
+// that use github.com/jitlint/jitlint/jit.
 //
 // It is a multichecker and a go vet tool in one binary:
 //

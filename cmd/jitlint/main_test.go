@@ -23,6 +23,8 @@ var codelabWant = []struct{ analyzer, text string }{
 	{"unrolledloop", `for i := 0; i < steps; i++ {`},
 	{"staticargs", `.Call(i, x)`},
 	{"shapechurn", `.Call(x.Slice(`},
+	{"wherenan", `jit.Where(x.Gt(0), x.Sqrt(), 0)`},
+	{"batchedcond", `jit.Cond(sharp, jit.Relu, jit.Softplus, x)`},
 }
 
 const codelab = "examples/codelab"

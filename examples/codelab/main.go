@@ -1,15 +1,18 @@
 // Command codelab runs, step by step, the JAX codelab "Control JAX
 // compilation with jax.jit" ported to Go with package jit: watching tracing,
 // compile versus cached cost, the causes of recompiles, control flow on traced
-// values, long loops, padding with masks, static arguments and jaxprs.
+// values, long loops, padding with masks, static arguments and jaxprs, then
+// the transformations Vmap and Grad (a batched Cond runs both branches;
+// the gradient of a where over sqrt is NaN unless written as a double where).
 //
 //	go run ./examples/codelab          # every step
 //	go run ./examples/codelab -step 6  # one step
 //
 // Some functions here are wrong on purpose (ReluBad, the unrolled
 // PythonForLoop, a counter passed as a static argument, a call whose input
-// shape changes in a loop, a print at trace time): they show what the
-// codelab teaches, and `jitlint ./examples/codelab` reports each of them.
+// shape changes in a loop, a print at trace time, SqrtPos's NaN gradient,
+// SoftOrSharp's branch under Vmap): they show what the codelab teaches, and
+// `jitlint ./examples/codelab` reports each of them.
 package main
 
 import (
@@ -32,11 +35,12 @@ var steps = []struct {
 	{7, "Long loops: unrolled versus scan", step7},
 	{8, "Padding with masks, and static arguments", step8},
 	{9, "Look at the jaxpr", step9},
+	{10, "Transformations: Vmap and Grad, and the traps they set", step10},
 	{11, "Recap: pytree structure is part of the cache key", step11},
 }
 
 func main() {
-	only := flag.Int("step", 0, "run only this step (2-9, 11); 0 runs all")
+	only := flag.Int("step", 0, "run only this step (2-11); 0 runs all")
 	flag.Parse()
 	ran := false
 	for _, s := range steps {
@@ -48,7 +52,7 @@ func main() {
 		ran = true
 	}
 	if !ran {
-		fmt.Fprintf(os.Stderr, "codelab: there is no step %d (steps: 2-9, 11)\n", *only)
+		fmt.Fprintf(os.Stderr, "codelab: there is no step %d (steps: 2-11)\n", *only)
 		os.Exit(2)
 	}
 }

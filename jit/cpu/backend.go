@@ -49,6 +49,7 @@ func (Backend) Lower(cj *ir.ClosedJaxpr) (l backend.Lowered, err error) {
 	if len(cj.Consts) != len(cj.Jaxpr.Constvars) {
 		return nil, fmt.Errorf("cpu: jaxpr has %d constvars but %d constant values", len(cj.Jaxpr.Constvars), len(cj.Consts))
 	}
+	cj = ir.Lowerable(cj) // explicit broadcasts, no stop_gradient
 	pl, err := plan(cj.Jaxpr, cj.Consts)
 	if err != nil {
 		return nil, fmt.Errorf("cpu: %w", err)

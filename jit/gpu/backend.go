@@ -104,7 +104,7 @@ func lowerPTX(cj *ir.ClosedJaxpr, major, minor int) (ptx string, prog *program, 
 		}
 	}()
 	l := &lowerer{}
-	prog, err = l.lower(cj)
+	prog, err = l.lower(ir.Lowerable(cj)) // explicit broadcasts, no stop_gradient
 	if err != nil {
 		return "", nil, fmt.Errorf("gpu: lowering %s: %w", nameOr(cj.Name), err)
 	}

@@ -6,7 +6,9 @@ package ir
 //	  tanh exp log log1p expm1 sqrt rsqrt floor ceil logistic not
 //	integer_pow        y int
 //	elementwise binary (same shape and dtype operands; literals allowed):
-//	  add sub mul div pow max min and or rem
+//	  add sub mul div pow max min and or rem; add_any is add (the sum of
+//	  cotangents in a gradient, as JAX prints it; backends run Lowerable's
+//	  form, where it is add)
 //	comparisons (bool out): gt ge lt le eq ne
 //	select_n           operands (pred, case0, case1, ...); pred bool (2 cases) or
 //	                   int32; out = cases[pred]. jit.Where(c, x, y) is select_n c y x.
@@ -31,6 +33,8 @@ package ir
 //	                   operands (cond consts, body consts, carry); results (carry)
 //	jit                name string, jaxpr *ClosedJaxpr; operands as the inner jaxpr's invars
 //	debug_print        fmt string, ordered bool; no outputs
+//	stop_gradient      the identity, which Grad does not differentiate through
+//	                   (backends run Lowerable's form, without it)
 const (
 	Neg, Sign, Abs, Sin, Cos, Tan, Tanh = "neg", "sign", "abs", "sin", "cos", "tan", "tanh"
 	Exp, Log, Log1p, Expm1, Sqrt, Rsqrt = "exp", "log", "log1p", "expm1", "sqrt", "rsqrt"
@@ -38,7 +42,7 @@ const (
 	IntegerPow                          = "integer_pow"
 
 	Add, Sub, Mul, Div, Pow, Max, Min, Rem = "add", "sub", "mul", "div", "pow", "max", "min", "rem"
-	And, Or                                = "and", "or"
+	And, Or, AddAny                        = "and", "or", "add_any"
 	Gt, Ge, Lt, Le, Eq, Ne                 = "gt", "ge", "lt", "le", "eq", "ne"
 
 	SelectN, Clamp, ConvertElementType = "select_n", "clamp", "convert_element_type"
@@ -49,6 +53,7 @@ const (
 	DotGeneral                         = "dot_general"
 
 	Cond, Scan, While, Jit, DebugPrint = "cond", "scan", "while", "jit", "debug_print"
+	StopGradient                       = "stop_gradient"
 )
 
 // unaryPrims are the elementwise primitives with one operand.
@@ -61,7 +66,7 @@ var unaryPrims = map[string]bool{
 // binaryPrims are the elementwise primitives with two operands of one type.
 var binaryPrims = map[string]bool{
 	Add: true, Sub: true, Mul: true, Div: true, Pow: true, Max: true, Min: true, Rem: true,
-	And: true, Or: true, Gt: true, Ge: true, Lt: true, Le: true, Eq: true, Ne: true,
+	And: true, Or: true, AddAny: true, Gt: true, Ge: true, Lt: true, Le: true, Eq: true, Ne: true,
 }
 
 // comparePrims produce bool results.

@@ -3,7 +3,7 @@
 // payload sent when a setting changes (see the jitls ↔ editor contract).
 
 /** The analyzers jitls runs; each one can be switched off with jitls.analyzers.<name>. */
-export const ANALYZERS = ['tracedbool', 'unrolledloop', 'staticargs', 'shapechurn', 'traceeffect'] as const;
+export const ANALYZERS = ['tracedbool', 'unrolledloop', 'staticargs', 'shapechurn', 'traceeffect', 'wherenan', 'batchedcond'] as const;
 
 /** One of the analyzer names in ANALYZERS. */
 export type AnalyzerName = (typeof ANALYZERS)[number];

@@ -8,7 +8,15 @@ import {
   readServerSettings,
 } from '../src/settings';
 
-const allOn = { tracedbool: true, unrolledloop: true, staticargs: true, shapechurn: true, traceeffect: true };
+const allOn = {
+  tracedbool: true,
+  unrolledloop: true,
+  staticargs: true,
+  shapechurn: true,
+  traceeffect: true,
+  wherenan: true,
+  batchedcond: true,
+};
 
 test('defaults: every analyzer on, loop limit 32, no problems', () => {
   const { settings, problems } = readServerSettings({});

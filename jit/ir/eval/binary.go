@@ -10,7 +10,8 @@ import (
 )
 
 // applyBinary evaluates a two-operand elementwise primitive. The operands
-// have one dtype; their shapes are equal or one is a rank-0 scalar.
+// have one dtype; their shapes are equal, one is a rank-0 scalar, or they
+// have equal rank and differ only in size-1 dimensions (which broadcast).
 func applyBinary(prim string, args []*ir.Buffer) (*ir.Buffer, error) {
 	if err := wantArgs(args, 2); err != nil {
 		return nil, err
@@ -19,7 +20,7 @@ func applyBinary(prim string, args []*ir.Buffer) (*ir.Buffer, error) {
 	if a.DType != b.DType {
 		return nil, fmt.Errorf("operand dtypes differ: %s and %s (convert one with convert_element_type)", a.DType, b.DType)
 	}
-	shape, sa, sb, err := broadcastScalar(a, b)
+	shape, sa, sb, a, b, err := broadcastScalar(a, b)
 	if err != nil {
 		return nil, err
 	}
@@ -81,17 +82,39 @@ func applyBinary(prim string, args []*ir.Buffer) (*ir.Buffer, error) {
 }
 
 // broadcastScalar returns the result shape of an elementwise binary op and
-// the element steps of each operand (0 for a broadcast scalar, 1 otherwise).
-func broadcastScalar(a, b *ir.Buffer) (shape []int, sa, sb int, err error) {
+// the element strides of its operands (0 for a rank-0 scalar). Operands of
+// equal rank whose dimensions differ only where one of them is 1 broadcast
+// as lax's binary ops do (f32[1] + f32[2]): the size-1 operand is expanded
+// first, so a and b may be replaced.
+func broadcastScalar(a, b *ir.Buffer) (shape []int, sa, sb int, na, nb *ir.Buffer, err error) {
 	switch {
 	case slices.Equal(a.Shape, b.Shape):
-		return a.Shape, 1, 1, nil
+		return a.Shape, 1, 1, a, b, nil
 	case len(a.Shape) == 0:
-		return b.Shape, 0, 1, nil
+		return b.Shape, 0, 1, a, b, nil
 	case len(b.Shape) == 0:
-		return a.Shape, 1, 0, nil
+		return a.Shape, 1, 0, a, b, nil
 	}
-	return nil, 0, 0, fmt.Errorf("operand shapes %v and %v differ (broadcast one with broadcast_in_dim)", a.Shape, b.Shape)
+	shape, ok := ir.BroadcastSizeOne(a.Shape, b.Shape)
+	if !ok {
+		return nil, 0, 0, nil, nil, fmt.Errorf("operand shapes %v and %v differ (broadcast one with broadcast_in_dim)", a.Shape, b.Shape)
+	}
+	if na, err = expandTo(a, shape); err == nil {
+		nb, err = expandTo(b, shape)
+	}
+	return shape, 1, 1, na, nb, err
+}
+
+// expandTo broadcasts x's size-1 dimensions to shape (same rank).
+func expandTo(x *ir.Buffer, shape []int) (*ir.Buffer, error) {
+	if slices.Equal(x.Shape, shape) {
+		return x, nil
+	}
+	dims := make([]int, len(shape))
+	for i := range dims {
+		dims[i] = i
+	}
+	return applyBroadcastInDim(ir.Params{"shape": shape, "broadcast_dimensions": dims}, []*ir.Buffer{x})
 }
 
 // zip sets dst[i] = f(a[i*sa], b[i*sb]).

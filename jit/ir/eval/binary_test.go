@@ -63,6 +63,20 @@ func TestBinaryScalarBroadcast(t *testing.T) {
 	wantErr(t, err, "eval add", "1 operands, want 2")
 }
 
+// TestBinarySizeOneBroadcast: operands of equal rank broadcast their size-1
+// dimensions (lax's rule), in either operand and in both at once.
+func TestBinarySizeOneBroadcast(t *testing.T) {
+	row := fbuf(ir.Float32, []int{1, 3}, 1, 2, 3)
+	col := fbuf(ir.Float32, []int{2, 1}, 10, 20)
+	wantBuf(t, mustApply(t, ir.Add, nil, row, col), ir.Float32, []int{2, 3}, 11, 12, 13, 21, 22, 23)
+	wantBuf(t, mustApply(t, ir.Sub, nil, col, row), ir.Float32, []int{2, 3}, 9, 8, 7, 19, 18, 17)
+	wantBuf(t, mustApply(t, ir.Gt, nil, vec(ir.Float32, 2), vec(ir.Float32, 1, 2, 3)), ir.Bool, []int{3}, 1, 0, 0)
+	_, err := Apply(ir.Add, nil, []*ir.Buffer{fbuf(ir.Float32, []int{2, 2}, 1, 2, 3, 4), row})
+	wantErr(t, err, "eval add", "[2 2]", "[1 3]")
+	_, err = Apply(ir.Add, nil, []*ir.Buffer{vec(ir.Float32, 1), row})
+	wantErr(t, err, "eval add", "[1]", "[1 3]")
+}
+
 // TestIntDivRem checks C truncation, XLA division by zero and overflow.
 func TestIntDivRem(t *testing.T) {
 	for _, dt := range intTypes {

@@ -45,6 +45,9 @@ func Apply(prim string, params ir.Params, args []*ir.Buffer) (out []*ir.Buffer, 
 
 // apply dispatches on the primitive name.
 func apply(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
+	if prim == ir.AddAny {
+		prim = ir.Add
+	}
 	switch {
 	case ir.IsUnary(prim):
 		return one(applyUnary(prim, params, args))
@@ -88,6 +91,11 @@ func apply(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, erro
 		return applyJit(params, args)
 	case ir.DebugPrint:
 		return applyDebugPrint(params, args)
+	case ir.StopGradient:
+		if err := wantArgs(args, 1); err != nil {
+			return nil, err
+		}
+		return args, nil // buffers are immutable
 	}
 	return nil, fmt.Errorf("unknown primitive %q (the evaluator knows those listed in jit/ir/prims.go)", prim)
 }

@@ -137,3 +137,18 @@ func ScanN[C, Y any](body func(carry C) (C, Y), init C, length int, opts ...Scan
 }
 func ForiLoop[C any](lower, upper any, body func(i Array, carry C) C, init C) C { return init }
 func WhileLoop[C any](cond func(C) Array, body func(C) C, init C) C             { return init }
+
+func (a Array) Rsqrt() Array { return a }
+func (a Array) Log1p() Array { return a }
+
+// NotMapped marks an argument Vmap does not batch.
+const NotMapped = -1 << 30
+
+func InAxes(axes ...int) Option  { return Option{axes} }
+func OutAxes(axes ...int) Option { return Option{axes} }
+func Argnums(i ...int) Option    { return Option{i} }
+
+func Vmap[F any](fn F, opts ...Option) F            { return fn }
+func Grad[G, F any](fn F, opts ...Option) G         { var g G; return g }
+func ValueAndGrad[G, F any](fn F, opts ...Option) G { var g G; return g }
+func StopGradient(x Array) Array                    { return x }

@@ -1,0 +1,73 @@
+package a
+
+import "github.com/jitlint/jitlint/jit"
+
+// SqrtPos is differentiated below: its gradient is NaN at 0.
+func SqrtPos(x jit.Array) jit.Array {
+	return jit.Where(x.Gt(0), x.Sqrt(), 0).Sum() // want `jit.Where\(x.Gt\(0\), x.Sqrt\(\), 0\) is differentiated by jit.Grad, and where x.Gt\(0\) is false the gradient of the unchosen branch x.Sqrt\(\) is still computed at the excluded values, where the derivative of Sqrt is infinite at 0: the zero it is multiplied by gives NaN \(0 × ∞\), as in JAX. Use the double where, substituting a safe value inside the branch too: jit.Where\(x.Gt\(0\), x, 1\)`
+}
+
+var dSqrtPos = jit.Grad[func(jit.Array) jit.Array](SqrtPos)
+
+// Entropy calls a helper that is differentiated through it.
+func Entropy(p jit.Array) jit.Array {
+	return plogp(p).Sum().Neg()
+}
+
+func plogp(p jit.Array) jit.Array {
+	nz := p.Gt(0)
+	return jit.Where(nz, p.Mul(p.Log()), 0) // want `is differentiated by jit.ValueAndGrad \(through Entropy\), and where nz is false .* the derivative of Log is infinite at 0`
+}
+
+var vgEntropy = jit.ValueAndGrad[func(jit.Array) (jit.Array, jit.Array)](Entropy)
+
+// Ratio divides by the tested value in the false branch.
+func Ratio(x, y jit.Array) jit.Array {
+	return jit.Where(y.Eq(0), 0, x.Div(y)).Sum() // want `where y.Eq\(0\) is true .* a division is infinite where the divisor is 0`
+}
+
+var dRatio = jit.Grad[func(jit.Array, jit.Array) jit.Array](Ratio, jit.Argnums(1))
+
+// Literal: a function literal, with a fractional power.
+var dRoot = jit.Grad[func(jit.Array) jit.Array](func(x jit.Array) jit.Array {
+	return jit.Where(x.Ge(0), x.Pow(0.5), x).Sum() // want `a fractional power is infinite at 0`
+})
+
+// ---- not reported ----
+
+// Safe is the double where.
+func Safe(x jit.Array) jit.Array {
+	pos := x.Gt(0)
+	return jit.Where(pos, jit.Where(pos, x, 1).Sqrt(), 0).Sum()
+}
+
+var dSafe = jit.Grad[func(jit.Array) jit.Array](Safe)
+
+// Smooth branches have finite derivatives everywhere.
+func Smooth(x jit.Array) jit.Array {
+	return jit.Where(x.Gt(0), x.Sin(), x.Mul(x)).Add(jit.Where(x.Gt(0), x.Pow(2), 0)).Sum()
+}
+
+var dSmooth = jit.Grad[func(jit.Array) jit.Array](Smooth)
+
+// Other: the singular operation does not see the tested value.
+func Other(x, y jit.Array) jit.Array {
+	return jit.Where(x.Gt(0), y.Abs().Add(1).Sqrt(), 0).Sum()
+}
+
+var dOther = jit.Grad[func(jit.Array, jit.Array) jit.Array](Other)
+
+// NotDifferentiated is only jitted: the NaN gradient cannot happen.
+func NotDifferentiated(x jit.Array) jit.Array {
+	return jit.Where(x.Gt(0), x.Sqrt(), 0)
+}
+
+var jitted = jit.Jit(NotDifferentiated)
+
+// Local: a variable holding a literal.
+func Local() {
+	logp := func(p jit.Array) jit.Array {
+		return jit.Where(p.Gt(0), p.Log(), 0).Sum() // want `is differentiated by jit.Grad, and where p.Gt\(0\) is false`
+	}
+	_ = jit.Grad[func(jit.Array) jit.Array](logp)
+}
