@@ -62,11 +62,11 @@ type Sample struct {
 }
 
 // NoFlops are the primitives that the cost model counts as free (data
-// movement and printing, as ir.CostOf documents); every other sample must
-// cost something.
+// movement, stop_gradient's identity and printing, as ir.CostOf documents);
+// every other sample must cost something.
 var NoFlops = map[string]bool{
 	ir.BroadcastInDim: true, ir.Reshape: true, ir.Transpose: true, ir.Slice: true, ir.Pad: true,
-	ir.Concatenate: true, ir.Squeeze: true, ir.Iota: true, ir.DebugPrint: true,
+	ir.Concatenate: true, ir.Squeeze: true, ir.Iota: true, ir.DebugPrint: true, ir.StopGradient: true,
 }
 
 func av(dt ir.DType, shape ...int) ir.Aval { return ir.Aval{DType: dt, Shape: shape} }
@@ -153,6 +153,7 @@ func Samples(declared []string) map[string]Sample {
 	}
 	one(ir.SelectN, nil, f23, av(ir.Bool, 2, 3), f23, f23)
 	one(ir.Clamp, nil, f23, f23, f23, f23)
+	one(ir.StopGradient, nil, f23, f23)
 	one(ir.ConvertElementType, ir.Params{"new_dtype": ir.Int32, "weak_type": false, "sharding": nil}, av(ir.Int32, 2, 3), f23)
 	one(ir.BroadcastInDim, ir.Params{"shape": []int{4, 2, 3}, "broadcast_dimensions": []int{1, 2}, "sharding": nil}, av(ir.Float32, 4, 2, 3), f23)
 	one(ir.Reshape, ir.Params{"new_sizes": []int{3, 2}, "dimensions": nil, "sharding": nil}, av(ir.Float32, 3, 2), f23)

@@ -18,7 +18,8 @@ type Cost struct {
 // CostOf estimates the cost of running j once.
 //
 // Data movement (broadcast_in_dim, reshape, transpose, slice, pad,
-// concatenate, squeeze, iota) and debug_print cost no flops. integer_pow
+// concatenate, squeeze, iota), stop_gradient (an identity) and debug_print
+// cost no flops. integer_pow
 // counts one flop per element. Control flow: jit costs its inner jaxpr; cond
 // costs the most expensive branch (Flops and Transcendentals maximised
 // separately); scan costs length × its body; while costs its body and its
