@@ -20,11 +20,10 @@ type Cost struct {
 // Data movement (broadcast_in_dim, reshape, transpose, slice, pad,
 // concatenate, squeeze, iota), stop_gradient (an identity) and debug_print
 // cost no flops. integer_pow counts one flop per element. Control flow: jit
-// costs its inner jaxpr; cond
-// costs the most expensive branch (Flops and Transcendentals maximised
-// separately); scan costs length × its body; while costs its body and its
-// condition once each, since the trip count is unknown before running, so
-// a while loop's estimate is a lower bound.
+// costs its inner jaxpr; cond costs the most expensive branch (Flops and
+// Transcendentals maximised separately); scan costs length × its body; while
+// costs its body and its condition once each, since the trip count is
+// unknown before running, so a while loop's estimate is a lower bound.
 func CostOf(j *Jaxpr) Cost {
 	c := computeCost(j)
 	for _, v := range j.Constvars {
