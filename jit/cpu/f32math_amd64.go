@@ -51,6 +51,28 @@ func rsqrtAVX2(d, a []float32) int
 //go:noescape
 func powAVX2(d, a, b []float32) int
 
+// The multiply-add kernels: d[i] = a[i]*b[i] ± c (or c - a[i]*b[i]) for
+// i < len(d) (a multiple of 8), the product rounded to float32 first; c is
+// c[i] (V) or c[0] (S).
+
+//go:noescape
+func mulAddVAVX2(d, a, b, c []float32)
+
+//go:noescape
+func mulAddSAVX2(d, a, b, c []float32)
+
+//go:noescape
+func mulSubVAVX2(d, a, b, c []float32)
+
+//go:noescape
+func mulSubSAVX2(d, a, b, c []float32)
+
+//go:noescape
+func subMulVAVX2(d, a, b, c []float32)
+
+//go:noescape
+func subMulSAVX2(d, a, b, c []float32)
+
 // init installs the vector kernels when the CPU has AVX2 and FMA.
 func init() {
 	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
@@ -65,4 +87,9 @@ func init() {
 		f32Unaries[prim].vec = f
 	}
 	f32PowKernel.vec = powAVX2
+	mulAddF32Vec = map[mulAddVariant]func(d, a, b, c []float32){
+		{mulAdd, false}: mulAddVAVX2, {mulAdd, true}: mulAddSAVX2,
+		{mulSub, false}: mulSubVAVX2, {mulSub, true}: mulSubSAVX2,
+		{subMul, false}: subMulVAVX2, {subMul, true}: subMulSAVX2,
+	}
 }

@@ -804,3 +804,135 @@ done:
 	VZEROUPPER
 	MOVQ AX, ret+72(FP)
 	RET
+
+// func mulAddVAVX2(d, a, b, c []float32)
+TEXT ·mulAddVAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), R8
+	MOVQ c_base+72(FP), R9
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JGE done
+	VMOVUPS (SI)(AX*4), Y0
+	VMULPS (R8)(AX*4), Y0, Y0
+	VMOVUPS (R9)(AX*4), Y1
+	VADDPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+done:
+	VZEROUPPER
+	RET
+
+// func mulAddSAVX2(d, a, b, c []float32)
+TEXT ·mulAddSAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), R8
+	MOVQ c_base+72(FP), R9
+	VBROADCASTSS (R9), Y3
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JGE done
+	VMOVUPS (SI)(AX*4), Y0
+	VMULPS (R8)(AX*4), Y0, Y0
+	VADDPS Y3, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+done:
+	VZEROUPPER
+	RET
+
+// func mulSubVAVX2(d, a, b, c []float32)
+TEXT ·mulSubVAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), R8
+	MOVQ c_base+72(FP), R9
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JGE done
+	VMOVUPS (SI)(AX*4), Y0
+	VMULPS (R8)(AX*4), Y0, Y0
+	VMOVUPS (R9)(AX*4), Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+done:
+	VZEROUPPER
+	RET
+
+// func mulSubSAVX2(d, a, b, c []float32)
+TEXT ·mulSubSAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), R8
+	MOVQ c_base+72(FP), R9
+	VBROADCASTSS (R9), Y3
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JGE done
+	VMOVUPS (SI)(AX*4), Y0
+	VMULPS (R8)(AX*4), Y0, Y0
+	VSUBPS Y3, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+done:
+	VZEROUPPER
+	RET
+
+// func subMulVAVX2(d, a, b, c []float32)
+TEXT ·subMulVAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), R8
+	MOVQ c_base+72(FP), R9
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JGE done
+	VMOVUPS (SI)(AX*4), Y0
+	VMULPS (R8)(AX*4), Y0, Y0
+	VMOVUPS (R9)(AX*4), Y1
+	VSUBPS Y0, Y1, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+done:
+	VZEROUPPER
+	RET
+
+// func subMulSAVX2(d, a, b, c []float32)
+TEXT ·subMulSAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), R8
+	MOVQ c_base+72(FP), R9
+	VBROADCASTSS (R9), Y3
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JGE done
+	VMOVUPS (SI)(AX*4), Y0
+	VMULPS (R8)(AX*4), Y0, Y0
+	VSUBPS Y0, Y3, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+done:
+	VZEROUPPER
+	RET

@@ -88,11 +88,15 @@ func TestKernelInstructionCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := regexp.MustCompile(`(?s)TEXT ·(\w+)AVX2\(SB\).*?\nloop:\n(.*?)\ndone:`)
-	ms := text.FindAllStringSubmatch(string(src), -1)
-	if len(ms) != len(f32Unaries)+1 {
-		t.Fatalf("%d kernels with a loop in f32math_amd64.s, want %d", len(ms), len(f32Unaries)+1)
-	}
-	for _, m := range ms {
+	found := 0
+	for _, m := range text.FindAllStringSubmatch(string(src), -1) {
+		if f32Unaries[m[1]] == nil && m[1] != "pow" {
+			continue // a multiply-add kernel
+		}
+		found++
 		t.Log(fmt.Sprintf("%-9s %d instructions per 4 lanes", m[1], strings.Count(m[2], "\n")+1))
+	}
+	if found != len(f32Unaries)+1 {
+		t.Fatalf("%d math kernels with a loop in f32math_amd64.s, want %d", found, len(f32Unaries)+1)
 	}
 }

@@ -392,7 +392,7 @@ func fusedMulAdd(k mulAddKind, a, b, c, d loc) op {
 			f(r[d.reg][:n], r[a.reg][:n], r[b.reg][:n], r[c.reg][:n])
 		}
 	}
-	f := mulAddLoop[float32](k, c.scalar)
+	f := mulAddLoopF32(k, c.scalar)
 	return func(fr *frame, n int) {
 		r := fr.f32
 		f(r[d.reg][:n], r[a.reg][:n], r[b.reg][:n], r[c.reg][:n])
