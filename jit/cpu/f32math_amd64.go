@@ -11,9 +11,9 @@ import (
 //go:generate go run ./internal/asmgen -o f32math_amd64.s
 
 // The AVX2+FMA kernels (f32math_amd64.s). Each computes d[i] = f(a[i]) for
-// i < len(a) (a multiple of 4), stopping before the first group of four
-// lanes that holds an argument its polynomial does not cover; it returns
-// the number of lanes done.
+// i < len(a), eight lanes at a time, stopping before the first eight lanes
+// that hold an argument its polynomial does not cover or when fewer than
+// eight are left; it returns the number of lanes done (a multiple of 8).
 
 //go:noescape
 func sinAVX2(d, a []float32) int

@@ -41,8 +41,8 @@ func (f *f32Unary) scalar(x float32) float32 {
 }
 
 // block computes d[i] = f(a[i]); d may be a. The vector kernel runs until
-// a group of four lanes with a special argument, which the scalar code
-// computes before the kernel resumes after it.
+// eight lanes with a special argument (or the last few lanes); the scalar
+// code computes the next four before the kernel resumes after them.
 func (f *f32Unary) block(d, a []float32) {
 	d = d[:len(a)]
 	i := 0

@@ -43,6 +43,7 @@ const (
 type gen struct {
 	text   bytes.Buffer
 	consts map[string]uint64
+	rec    *[]string
 }
 
 // k returns the memory operand of a four-lane constant with bits u.
@@ -55,8 +56,12 @@ func (g *gen) k(u uint64) string {
 // f returns the memory operand of a four-lane float64 constant.
 func (g *gen) f(v float64) string { return g.k(math.Float64bits(v)) }
 
-// i emits one instruction.
+// i emits one instruction, or records it while rec is set.
 func (g *gen) i(format string, args ...any) {
+	if g.rec != nil {
+		*g.rec = append(*g.rec, fmt.Sprintf(format, args...))
+		return
+	}
 	fmt.Fprintf(&g.text, "\t"+format+"\n", args...)
 }
 
@@ -277,30 +282,73 @@ var mulAdds = []mulAdd{
 	{"subMulS", true, "VSUBPS Y0, %s, Y0"},
 }
 
-// loop emits a kernel's loop: load four lanes into Y0 (and b's into Y10),
-// stop at a group with a special lane, compute, store Y5.
+// loop emits a kernel's loop, eight lanes per iteration as two groups of
+// four whose instructions alternate: each group loads its lanes into Y0
+// (and b's into Y10), special sets Y15 to its special lanes, and body leaves
+// the result in Y5 (virtual registers, see allocate). The loop stops before
+// an iteration with a special lane or with fewer than eight lanes left.
 func (g *gen) loop(special, body func(g *gen), binary bool) {
+	var pre, post [2][]instr
+	var mask [2]string
+	for k := range 2 {
+		off := ""
+		if k == 1 {
+			off = "16"
+		}
+		var lines []string
+		g.rec = &lines
+		g.i("VCVTPS2PD %s(SI)(AX*4), Y0", off)
+		if binary {
+			g.i("VCVTPS2PD %s(R8)(AX*4), Y10", off)
+		}
+		if special != nil {
+			special(g)
+			g.i("USE Y15")
+		}
+		npre := len(lines)
+		body(g)
+		g.i("VCVTPD2PSY Y5, X5")
+		g.i("VMOVUPS X5, %s(DI)(AX*4)", off)
+		g.rec = nil
+		pool := []int{0, 1, 2, 3, 4, 5, 6, 7}
+		if k == 1 {
+			pool = []int{8, 9, 10, 11, 12, 13, 14, 15}
+		}
+		ins := allocate(lines, pool)
+		pre[k], post[k] = ins[:npre], ins[npre:]
+		if special != nil {
+			mask[k] = pre[k][npre-1].args[0]
+			pre[k] = pre[k][:npre-1]
+		}
+	}
 	g.i("XORQ AX, AX")
 	fmt.Fprintf(&g.text, "loop:\n")
-	g.i("CMPQ AX, CX")
-	g.i("JGE done")
-	g.i("VCVTPS2PD (SI)(AX*4), Y0")
-	if binary {
-		g.i("VCVTPS2PD (R8)(AX*4), Y10")
-	}
+	g.i("LEAQ 8(AX), DX")
+	g.i("CMPQ DX, CX")
+	g.i("JGT done")
+	g.interleave(pre)
 	if special != nil {
-		special(g)
-		g.i("VMOVMSKPD Y15, BX")
+		g.i("VORPD %s, %s, %s", mask[1], mask[0], mask[0])
+		g.i("VMOVMSKPD %s, BX", mask[0])
 		g.i("TESTL BX, BX")
 		g.i("JNZ done")
 	}
-	body(g)
-	g.i("VCVTPD2PSY Y5, X5")
-	g.i("VMOVUPS X5, (DI)(AX*4)")
-	g.i("ADDQ $4, AX")
+	g.interleave(post)
+	g.i("ADDQ $8, AX")
 	g.i("JMP loop")
 	fmt.Fprintf(&g.text, "done:\n")
 	g.i("VZEROUPPER")
+}
+
+// interleave emits two instruction lists alternately.
+func (g *gen) interleave(l [2][]instr) {
+	for j := 0; j < max(len(l[0]), len(l[1])); j++ {
+		for k := range 2 {
+			if j < len(l[k]) {
+				g.i("%s", l[k][j])
+			}
+		}
+	}
 }
 
 func generate() []byte {
