@@ -4,7 +4,7 @@
 # bench/RESULTS.md ("Vectorized f32 math (issue 16)"): cycles per element on
 # one L1-resident block (BenchmarkF32Kernels, cycles counted by a chain of
 # dependent multiplies timed in the same run), the instructions of each
-# kernel's loop (four lanes per iteration, counted in the generated
+# kernel's loop (eight lanes per iteration, counted in the generated
 # assembly), and the ratio to the limit: one 8-lane f32 polynomial
 # evaluation of 25 vector instructions (50 for pow, a log and an exp) per 8
 # elements at one instruction per cycle. Rounds (ROUNDS, default 5) are
@@ -22,16 +22,18 @@ echo "command: $bin -test.run '^\$' -test.bench '^BenchmarkF32Kernels\$' -test.b
 (cd jit/cpu && "$bin" -test.run '^TestKernelInstructionCounts$' -test.v) | grep 'instructions per' | sed 's/.*: //' | awk '{print "I", $1, $2}' >"$out"
 for _ in $(seq "${ROUNDS:-5}"); do
 	"$bin" -test.run '^$' -test.bench '^BenchmarkF32Kernels$' -test.benchtime "${BENCHTIME:-20000x}" | grep '^Benchmark' |
-		sed 's#BenchmarkF32Kernels/##; s#-[0-9]* # #' | awk '{print "C", $1, $5}' >>"$out"
+		sed 's#BenchmarkF32Kernels/##; s#-[0-9]* # #' | awk '{print "C", $1, $5; if ($7) print "N", "clock", $7}' >>"$out"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| kernel | instructions / 4 lanes | cycles/element, median (best) | limit cycles/element | ratio median (best) |"
+echo "| kernel | instructions / loop iteration (8 lanes) | cycles/element, median (best) | limit cycles/element | ratio median (best) |"
 echo "|---|---|---|---|---|"
 sort -k2,2 -k3,3g "$out" | awk '
   $1 == "I" { ins[$2] = $3; next }
+  $1 == "N" { clk += $3; nclk++; next }
   { v[$2, ++n[$2]] = $3 }
   END {
+    if (nclk) printf "| (clock from the multiply chain: %.2f GHz mean) | | | | |\n", nclk / clk
     for (k in ins) {
       m = n[k]; if (!m) continue
       med = (m % 2) ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2

@@ -12,10 +12,12 @@ import (
 )
 
 // BenchmarkF32Kernels measures each float32 kernel on one block (2048
-// lanes, in L1, arguments in [-10, 10], positive for log, sqrt, rsqrt and
-// pow) and reports cycles per element, counting cycles with a chain of
-// dependent 64-bit multiplies (3 cycles each on every x86 since 2008) timed
-// in the same run. bench/cpu/kernels.sh turns the output into the table of
+// lanes, in L1, arguments in [-10, 10], positive for log, log1p, sqrt,
+// rsqrt and pow's base) and reports cycles per element, counting cycles
+// with a chain of dependent 64-bit multiplies (3 cycles each on every x86
+// since 2008) timed in the same run, and that clock (ns/cycle). Both are
+// timed in process CPU time, which a loaded machine's preemptions do not
+// inflate. bench/cpu/kernels.sh turns the output into the table of
 // bench/RESULTS.md.
 func BenchmarkF32Kernels(b *testing.B) {
 	ns := nsPerCycle()
@@ -42,6 +44,7 @@ func BenchmarkF32Kernels(b *testing.B) {
 				f.block(d, in)
 			}
 			b.ReportMetric(float64(processCPUTime()-c0)/float64(b.N*len(in))/ns, "cycles/elem")
+			b.ReportMetric(ns, "ns/cycle")
 		})
 	}
 	b.Run("pow", func(b *testing.B) {
@@ -80,7 +83,7 @@ func nsPerCycle() float64 {
 }
 
 // TestKernelInstructionCounts prints the instructions in each AVX2
-// kernel's loop (four lanes per iteration) for bench/RESULTS.md, and checks
+// kernel's loop (eight lanes per iteration) for bench/RESULTS.md, and checks
 // that every kernel has a loop.
 func TestKernelInstructionCounts(t *testing.T) {
 	src, err := os.ReadFile("f32math_amd64.s")
@@ -94,7 +97,7 @@ func TestKernelInstructionCounts(t *testing.T) {
 			continue // a multiply-add kernel
 		}
 		found++
-		t.Log(fmt.Sprintf("%-9s %d instructions per 4 lanes", m[1], strings.Count(m[2], "\n")+1))
+		t.Log(fmt.Sprintf("%-9s %d instructions per 8 lanes", m[1], strings.Count(m[2], "\n")+1))
 	}
 	if found != len(f32Unaries)+1 {
 		t.Fatalf("%d math kernels with a loop in f32math_amd64.s, want %d", found, len(f32Unaries)+1)
