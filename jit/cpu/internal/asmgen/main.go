@@ -351,24 +351,51 @@ func (g *gen) interleave(l [2][]instr) {
 	}
 }
 
+// header emits a kernel's Go declaration (as a comment), its TEXT line
+// with the argument size, and the loads of its arguments.
+func (g *gen) header(name, sig string, argSize int, loads ...string) {
+	fmt.Fprintf(&g.text, "\n// func %sAVX2%s\n", name, sig)
+	fmt.Fprintf(&g.text, "TEXT ·%sAVX2(SB), NOSPLIT, $0-%d\n", name, argSize)
+	for _, l := range loads {
+		g.i("%s", l)
+	}
+}
+
+// mulAddKernel emits a multiply-add kernel's loop.
+func (g *gen) mulAddKernel(m mulAdd) {
+	if m.scalar {
+		g.i("VBROADCASTSS (R9), Y3")
+	}
+	g.i("XORQ AX, AX")
+	fmt.Fprintf(&g.text, "loop:\n")
+	g.i("CMPQ AX, CX")
+	g.i("JGE done")
+	g.i("VMOVUPS (SI)(AX*4), Y0")
+	g.i("VMULPS (R8)(AX*4), Y0, Y0")
+	c := "Y3"
+	if !m.scalar {
+		c = "Y1"
+		g.i("VMOVUPS (R9)(AX*4), Y1")
+	}
+	g.i(m.op, c)
+	g.i("VMOVUPS Y0, (DI)(AX*4)")
+	g.i("ADDQ $8, AX")
+	g.i("JMP loop")
+	fmt.Fprintf(&g.text, "done:\n")
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
 func generate() []byte {
 	g := &gen{consts: map[string]uint64{}}
 	for _, u := range unaries {
-		fmt.Fprintf(&g.text, "\n// func %sAVX2(d, a []float32) int\n", u.name)
-		fmt.Fprintf(&g.text, "TEXT ·%sAVX2(SB), NOSPLIT, $0-56\n", u.name)
-		g.i("MOVQ d_base+0(FP), DI")
-		g.i("MOVQ a_base+24(FP), SI")
-		g.i("MOVQ a_len+32(FP), CX")
+		g.header(u.name, "(d, a []float32) int", 56, "MOVQ d_base+0(FP), DI", "MOVQ a_base+24(FP), SI", "MOVQ a_len+32(FP), CX")
 		g.loop(u.special, u.body, false)
 		g.i("MOVQ AX, ret+48(FP)")
 		g.i("RET")
 	}
-	fmt.Fprintf(&g.text, "\n// func powAVX2(d, a, b []float32) int\n")
-	fmt.Fprintf(&g.text, "TEXT ·powAVX2(SB), NOSPLIT, $0-80\n")
-	g.i("MOVQ d_base+0(FP), DI")
-	g.i("MOVQ a_base+24(FP), SI")
-	g.i("MOVQ a_len+32(FP), CX")
-	g.i("MOVQ b_base+48(FP), R8")
+	g.header("pow", "(d, a, b []float32) int", 80,
+		"MOVQ d_base+0(FP), DI", "MOVQ a_base+24(FP), SI", "MOVQ a_len+32(FP), CX", "MOVQ b_base+48(FP), R8")
 	g.loop(func(g *gen) {
 		g.outsideOpen("Y0", "Y15", 0)
 		g.absTo("Y10", "Y1")
@@ -384,36 +411,10 @@ func generate() []byte {
 	}, true)
 	g.i("MOVQ AX, ret+72(FP)")
 	g.i("RET")
-
 	for _, m := range mulAdds {
-		fmt.Fprintf(&g.text, "\n// func %sAVX2(d, a, b, c []float32)\n", m.name)
-		fmt.Fprintf(&g.text, "TEXT ·%sAVX2(SB), NOSPLIT, $0-96\n", m.name)
-		g.i("MOVQ d_base+0(FP), DI")
-		g.i("MOVQ d_len+8(FP), CX")
-		g.i("MOVQ a_base+24(FP), SI")
-		g.i("MOVQ b_base+48(FP), R8")
-		g.i("MOVQ c_base+72(FP), R9")
-		if m.scalar {
-			g.i("VBROADCASTSS (R9), Y3")
-		}
-		g.i("XORQ AX, AX")
-		fmt.Fprintf(&g.text, "loop:\n")
-		g.i("CMPQ AX, CX")
-		g.i("JGE done")
-		g.i("VMOVUPS (SI)(AX*4), Y0")
-		g.i("VMULPS (R8)(AX*4), Y0, Y0")
-		c := "Y3"
-		if !m.scalar {
-			c = "Y1"
-			g.i("VMOVUPS (R9)(AX*4), Y1")
-		}
-		g.i(m.op, c)
-		g.i("VMOVUPS Y0, (DI)(AX*4)")
-		g.i("ADDQ $8, AX")
-		g.i("JMP loop")
-		fmt.Fprintf(&g.text, "done:\n")
-		g.i("VZEROUPPER")
-		g.i("RET")
+		g.header(m.name, "(d, a, b, c []float32)", 96, "MOVQ d_base+0(FP), DI", "MOVQ d_len+8(FP), CX",
+			"MOVQ a_base+24(FP), SI", "MOVQ b_base+48(FP), R8", "MOVQ c_base+72(FP), R9")
+		g.mulAddKernel(m)
 	}
 
 	var out bytes.Buffer
