@@ -186,3 +186,41 @@ func TestF32PowSweep(t *testing.T) {
 	}
 	t.Logf("pow: max error %.4f ulp, vector kernel: %v", worst, f32PowKernel.vec != nil)
 }
+
+// TestF32TrigNearMultiplesOfPiOver2 checks sin, cos and tan where the
+// range reduction cancels most: the float32 values next to k·π/2 for every
+// k below 2^20 and for k sampled up to TrigLimit·2/π, against the float64
+// reference (≤ 1 ulp) and the scalar code (bit for bit).
+func TestF32TrigNearMultiplesOfPiOver2(t *testing.T) {
+	var xs []float32
+	add := func(k float64) {
+		x := float32(k * math.Pi / 2)
+		xs = append(xs, x, math.Nextafter32(x, 0), math.Nextafter32(x, float32(math.Inf(1))))
+	}
+	kmax := 1 << 20
+	if raceEnabled || testing.Short() {
+		kmax = 1 << 14
+	}
+	for k := 1; k < kmax; k++ {
+		add(float64(k))
+	}
+	for k := float64(kmax); k < 0x1p29*2/math.Pi; k = math.Floor(k*1.0001) + 1 {
+		add(k)
+	}
+	d := make([]float32, len(xs))
+	for _, prim := range []string{ir.Sin, ir.Cos, ir.Tan} {
+		f, ref := f32Unaries[prim], f32Refs[prim]
+		f.block(d, xs)
+		worst, fails := 0.0, 0
+		for i, x := range xs {
+			u := ulpsF32(d[i], ref(float64(x)))
+			worst = max(worst, u)
+			if s := f.scalar(x); u > 1 || math.Float32bits(s) != math.Float32bits(d[i]) {
+				if fails++; fails <= 5 {
+					t.Errorf("%s(%g): block %g, scalar %g, reference %g (%.3f ulp)", prim, x, d[i], s, ref(float64(x)), u)
+				}
+			}
+		}
+		t.Logf("%s: %d arguments next to multiples of π/2, max error %.4f ulp", prim, len(xs), worst)
+	}
+}
