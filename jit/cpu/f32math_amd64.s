@@ -984,31 +984,6 @@ done:
 	MOVQ AX, ret+48(FP)
 	RET
 
-// func sqrtAVX2(d, a []float32) int
-TEXT ·sqrtAVX2(SB), NOSPLIT, $0-56
-	MOVQ d_base+0(FP), DI
-	MOVQ a_base+24(FP), SI
-	MOVQ a_len+32(FP), CX
-	XORQ AX, AX
-loop:
-	LEAQ 8(AX), DX
-	CMPQ DX, CX
-	JGT done
-	VCVTPS2PD (SI)(AX*4), Y0
-	VCVTPS2PD 16(SI)(AX*4), Y8
-	VSQRTPD Y0, Y0
-	VSQRTPD Y8, Y8
-	VCVTPD2PSY Y0, X0
-	VCVTPD2PSY Y8, X8
-	VMOVUPS X0, (DI)(AX*4)
-	VMOVUPS X8, 16(DI)(AX*4)
-	ADDQ $8, AX
-	JMP loop
-done:
-	VZEROUPPER
-	MOVQ AX, ret+48(FP)
-	RET
-
 // func rsqrtAVX2(d, a []float32) int
 TEXT ·rsqrtAVX2(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
@@ -1031,6 +1006,25 @@ loop:
 	VCVTPD2PSY Y8, X8
 	VMOVUPS X0, (DI)(AX*4)
 	VMOVUPS X8, 16(DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+done:
+	VZEROUPPER
+	MOVQ AX, ret+48(FP)
+	RET
+
+// func sqrtAVX2(d, a []float32) int
+TEXT ·sqrtAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ a_base+24(FP), SI
+	MOVQ a_len+32(FP), CX
+	XORQ AX, AX
+loop:
+	LEAQ 8(AX), DX
+	CMPQ DX, CX
+	JGT done
+	VSQRTPS (SI)(AX*4), Y0
+	VMOVUPS Y0, (DI)(AX*4)
 	ADDQ $8, AX
 	JMP loop
 done:

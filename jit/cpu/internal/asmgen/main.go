@@ -1,11 +1,15 @@
 // Command asmgen writes jit/cpu/f32math_amd64.s, the AVX2+FMA kernels of
-// the CPU backend's float32 transcendentals. Each kernel widens four
-// float32 lanes to float64 and performs, instruction for instruction, the
-// float64 operations of its pure-Go twin in jit/cpu/f32math.go, with the
-// constants of jit/cpu/internal/f32poly; the two therefore agree bit for
-// bit. A kernel stops before a group of four lanes holding an argument its
-// polynomial does not cover and returns the number of lanes done; the Go
-// caller computes that group with the scalar code and calls it again.
+// the CPU backend's float32 transcendentals and multiply-adds. A
+// transcendental kernel widens float32 lanes to float64 and performs,
+// instruction for instruction, the float64 operations of its pure-Go twin
+// in jit/cpu/f32math.go, with the constants of jit/cpu/internal/f32poly;
+// the two therefore agree bit for bit. (sqrt is the exception: vsqrtps on
+// eight float32 lanes, correctly rounded as the float64 sqrt rounded to
+// float32 is.) Each loop iteration covers eight lanes as two interleaved
+// groups of four (see allocate); a kernel stops before eight lanes holding
+// an argument its polynomial does not cover, or when fewer than eight are
+// left, and returns the number of lanes done; the Go caller computes the
+// next four lanes with the scalar code and calls it again.
 //
 // Usage (from jit/cpu): go generate, or go run ./internal/asmgen.
 // asmgen_test.go checks that the committed file is current.
@@ -253,9 +257,6 @@ var unaries = []unary{
 		g.logPos()
 		g.tinyKeepsX()
 	}},
-	{"sqrt", nil, func(g *gen) {
-		g.i("VSQRTPD Y0, Y5")
-	}},
 	{"rsqrt", nil, func(g *gen) {
 		g.i("VSQRTPD Y0, Y1")
 		g.i("VMOVUPD %s, Y5", g.f(1))
@@ -394,6 +395,22 @@ func generate() []byte {
 		g.i("MOVQ AX, ret+48(FP)")
 		g.i("RET")
 	}
+	// sqrt is correctly rounded in float32 directly (and float64's
+	// rounded sqrt rounds to the same float32), eight lanes per vsqrtps.
+	g.header("sqrt", "(d, a []float32) int", 56, "MOVQ d_base+0(FP), DI", "MOVQ a_base+24(FP), SI", "MOVQ a_len+32(FP), CX")
+	g.i("XORQ AX, AX")
+	fmt.Fprintf(&g.text, "loop:\n")
+	g.i("LEAQ 8(AX), DX")
+	g.i("CMPQ DX, CX")
+	g.i("JGT done")
+	g.i("VSQRTPS (SI)(AX*4), Y0")
+	g.i("VMOVUPS Y0, (DI)(AX*4)")
+	g.i("ADDQ $8, AX")
+	g.i("JMP loop")
+	fmt.Fprintf(&g.text, "done:\n")
+	g.i("VZEROUPPER")
+	g.i("MOVQ AX, ret+48(FP)")
+	g.i("RET")
 	g.header("pow", "(d, a, b []float32) int", 80,
 		"MOVQ d_base+0(FP), DI", "MOVQ a_base+24(FP), SI", "MOVQ a_len+32(FP), CX", "MOVQ b_base+48(FP), R8")
 	g.loop(func(g *gen) {
