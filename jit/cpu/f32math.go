@@ -10,7 +10,8 @@ import (
 // FMAs (math.FMA) and rounds once to float32, so the result is within
 // 0.5 + 2^-9 ulp of the exact value; the AVX2 kernels (f32math_amd64.s,
 // generated from internal/asmgen) perform the same float64 operations in
-// the same order on four lanes at a time, so the two agree bit for bit.
+// the same order on four float64 lanes per register, so the two agree bit
+// for bit (the block entry points are in f32math_block.go).
 // Arguments the polynomials do not cover (NaN, infinities, out-of-domain
 // or huge values: "special" lanes) take the float64 math package, as the
 // reference evaluator does. Plain products are never followed by a plain
