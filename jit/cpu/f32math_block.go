@@ -93,3 +93,14 @@ func (f *f32Pow) block(d, a, b []float32) {
 		d[i] = f.scalar(a[i], b[i])
 	}
 }
+
+// squareBlock computes d[i] = a[i]² in float32: integer_pow with y = 2.
+// The float32 product is the exact square rounded once, as is the
+// reference's float64 math.Pow(x, 2) (exact for a float32 x) rounded to
+// float32, so the two agree.
+func squareBlock(d, a []float32) {
+	d = d[:len(a)]
+	for i, v := range a {
+		d[i] = v * v
+	}
+}

@@ -11,9 +11,10 @@ import (
 // of f32math.go (vectorized where the CPU allows): within 0.5 + 2^-9 ulp of
 // the exact result, so they equal the reference evaluator's (the float64
 // math package's result rounded once) except, rarely, by one ulp where the
-// exact result lies next to a rounding midpoint. Everything else, and
-// bf16/f16, converts the block to float64, runs the math package over it,
-// and rounds the block back.
+// exact result lies next to a rounding midpoint; f32 integer_pow with y = 2
+// is the exact float32 square. Everything else, and bf16/f16, converts the
+// block to float64, runs the math package over it, and rounds the block
+// back.
 
 // mathLoop returns the float64 loop d[i] = f(a[i]) of a unary primitive, or
 // nil for primitives computed natively (neg, abs, sign) or not on floats.
@@ -149,6 +150,9 @@ func floatUnaryOp(prim string, y int, a, d loc, dt ir.DType) op {
 	}
 	if k := f32Unaries[prim]; k != nil && dt == ir.Float32 {
 		return un(regF32, regF32, a.reg, d.reg, func(_ *frame, d, a []float32) { k.block(d, a) })
+	}
+	if prim == ir.IntegerPow && y == 2 && dt == ir.Float32 {
+		return un(regF32, regF32, a.reg, d.reg, func(_ *frame, d, a []float32) { squareBlock(d, a) })
 	}
 	round := blockRounder(dt)
 	if f := nativeUnary[float32](prim); f != nil {
