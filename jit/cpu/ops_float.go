@@ -6,10 +6,15 @@ import (
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// Float kernels. f32 results equal the reference evaluator's (the float64
-// result rounded once to the dtype): add, sub, mul, div, neg, abs, sign,
-// max and min are exact in float32; everything else converts the block to
-// float64, runs the math package over it, and rounds the block back.
+// Float kernels. add, sub, mul, div, neg, abs, sign, max and min are exact
+// in float32. The f32 transcendentals, sqrt, rsqrt and pow run the kernels
+// of f32math.go (vectorized where the CPU allows): within 0.5 + 2^-9 ulp of
+// the exact result, so they equal the reference evaluator's (the float64
+// math package's result rounded once) except, rarely, by one ulp where the
+// exact result lies next to a rounding midpoint; f32 integer_pow with y = 2
+// is the exact float32 square. Everything else, and bf16/f16, converts the
+// block to float64, runs the math package over it, and rounds the block
+// back.
 
 // mathLoop returns the float64 loop d[i] = f(a[i]) of a unary primitive, or
 // nil for primitives computed natively (neg, abs, sign) or not on floats.
@@ -143,6 +148,12 @@ func floatUnaryOp(prim string, y int, a, d loc, dt ir.DType) op {
 		}
 		return un(regF64, regF64, a.reg, d.reg, func(_ *frame, d, a []float64) { f(d, a) })
 	}
+	if k := f32Unaries[prim]; k != nil && dt == ir.Float32 {
+		return un(regF32, regF32, a.reg, d.reg, func(_ *frame, d, a []float32) { k.block(d, a) })
+	}
+	if prim == ir.IntegerPow && y == 2 && dt == ir.Float32 {
+		return un(regF32, regF32, a.reg, d.reg, func(_ *frame, d, a []float32) { squareBlock(d, a) })
+	}
 	round := blockRounder(dt)
 	if f := nativeUnary[float32](prim); f != nil {
 		return un(regF32, regF32, a.reg, d.reg, func(_ *frame, d, a []float32) { f(d, a); round(d) })
@@ -260,6 +271,9 @@ func floatBinaryOp(prim string, a, b, d loc, dt ir.DType) op {
 	}
 	if f := nativeBinary[float32](prim); f != nil {
 		return bin(regF32, regF32, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float32) { f(d, a, b); round(d) })
+	}
+	if prim == ir.Pow && dt == ir.Float32 {
+		return bin(regF32, regF32, a.reg, b.reg, d.reg, func(_ *frame, d, a, b []float32) { f32PowKernel.block(d, a, b) })
 	}
 	f := mathBinary(prim)
 	if f == nil {
@@ -382,7 +396,7 @@ func fusedMulAdd(k mulAddKind, a, b, c, d loc) op {
 			f(r[d.reg][:n], r[a.reg][:n], r[b.reg][:n], r[c.reg][:n])
 		}
 	}
-	f := mulAddLoop[float32](k, c.scalar)
+	f := mulAddLoopF32(k, c.scalar)
 	return func(fr *frame, n int) {
 		r := fr.f32
 		f(r[d.reg][:n], r[a.reg][:n], r[b.reg][:n], r[c.reg][:n])
