@@ -21,8 +21,8 @@ func TestPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(as) != 4 {
-		t.Errorf("got %d analyzers with staticargs disabled, want 4", len(as))
+	if len(as) != 5 {
+		t.Errorf("got %d analyzers with staticargs disabled, want 5 (4 checks and directive)", len(as))
 	}
 	for _, a := range as {
 		if a.Name == "unrolledloop" && a.Flags.Lookup("max").Value.String() != "64" {
