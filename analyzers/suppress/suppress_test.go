@@ -26,7 +26,7 @@ func byName(t *testing.T, name string) *analysis.Analyzer {
 // TestSuppressed checks that directives drop exactly the findings they name
 // on the lines (or files) they cover.
 func TestSuppressed(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), byName(t, "tracedbool"), "suppress/a")
+	analysistest.Run(t, fixturetest.Dir(t), byName(t, "tracedbool"), "./suppress/a")
 }
 
 // TestNothingLeft checks that, on the fixture whose directives suppress
@@ -42,7 +42,7 @@ func TestNothingLeft(t *testing.T) {
 	}
 	for name, want := range want {
 		var got []string
-		for _, r := range analysistest.Run(discard{}, fixturetest.Dir(t), byName(t, name), "suppress/a") {
+		for _, r := range analysistest.Run(discard{}, fixturetest.Dir(t), byName(t, name), "./suppress/a") {
 			if r.Err != nil {
 				t.Fatalf("%s: %v", name, r.Err)
 			}
@@ -59,7 +59,7 @@ func TestNothingLeft(t *testing.T) {
 
 // TestBadDirectives checks the directive analyzer's reports.
 func TestBadDirectives(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), byName(t, "directive"), "suppress/bad")
+	analysistest.Run(t, fixturetest.Dir(t), byName(t, "directive"), "./suppress/bad")
 }
 
 // discard is an analysistest.Testing that ignores the want comments (of

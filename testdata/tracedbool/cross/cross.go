@@ -2,7 +2,7 @@
 package cross
 
 import (
-	"tracedbool/helpers"
+	"fixtures/tracedbool/helpers"
 
 	"github.com/jitlint/jitlint/jit"
 )
