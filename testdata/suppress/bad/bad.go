@@ -32,3 +32,10 @@ var g = jit.Jit(G)
 func H(x jit.Array) float64 { return x.Item() }
 
 var h = jit.Jit(H)
+
+// L has a directive for the directive analyzer with nothing to hide.
+func L(x jit.Array) jit.Array {
+	return x //jitlint:ignore directive nothing to hide here // want `//jitlint:ignore directive suppresses nothing: directive reports no finding on line 38`
+}
+
+var l = jit.Jit(L)
