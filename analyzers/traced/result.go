@@ -206,4 +206,3 @@ func (r *Result) PathTo(n ast.Node) []ast.Node {
 	}
 	return stack
 }
-

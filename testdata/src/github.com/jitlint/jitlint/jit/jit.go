@@ -58,6 +58,8 @@ func (a Array) Float32s() []float32    { return nil }
 func (a Array) Float64s() []float64    { return nil }
 func (a Array) Int32s() []int32        { return nil }
 func (a Array) Bools() []bool          { return nil }
+func (a Array) Int64s() []int64        { return nil }
+func (a Array) IsTracer() bool         { return false }
 func (a Array) BlockUntilReady() Array { return a }
 
 func (a Array) Add(b any) Array { return a }
