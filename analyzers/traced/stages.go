@@ -52,16 +52,16 @@ func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }
 // counting its arguments, which Ops visits on their own).
 func (r *Result) callOps(call *ast.CallExpr) int {
 	if name, _ := ArrayMethod(r.Info, call); name != "" {
-		if staticMethods[name] || hostConversions[name] != "" || name == "IsTracer" {
-			return 0
+		if stagingMethods[name] {
+			return 1
 		}
-		return 1
+		return 0
 	}
 	if name := JitFunc(r.Info, call); name != "" {
-		if nonOps[name] || concreteCall(name, call) {
-			return 0
+		if stagingFuncs[name] && !concreteCall(name, call) {
+			return 1
 		}
-		return 1
+		return 0
 	}
 	nodes, obj := r.callees(call)
 	best := 0
@@ -107,6 +107,3 @@ func exportStages(pass *analysis.Pass, r *Result) {
 		}
 	}
 }
-
-// nonOps are the jit functions that do not stage operations.
-var nonOps = map[string]bool{"StaticArgnums": true, "Name": true, "Backend": true, "Spec": true, "DebugPrint": true, "Jit": true, "MakeJaxpr": true}

@@ -235,14 +235,14 @@ func (r *Result) callTraced(call *ast.CallExpr) bool {
 	// Omnistaging: inside a trace every jit operation is staged, also on
 	// concrete, captured or global arrays, so its result is traced.
 	if name, _ := ArrayMethod(r.Info, call); name != "" {
-		return !staticMethods[name] && hostConversions[name] == "" && name != "IsTracer"
+		return stagingMethods[name]
 	}
 	t := r.Info.TypeOf(call)
 	if t == nil || !(ContainsArray(t) || types.IsInterface(t)) {
 		return false
 	}
 	if name := JitFunc(r.Info, call); name != "" {
-		return !nonOps[name] && !concreteCall(name, call)
+		return stagingFuncs[name] && !concreteCall(name, call)
 	}
 	if r.AnyTraced(call.Args) || r.callOps(call) > 0 {
 		return true
