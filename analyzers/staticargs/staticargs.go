@@ -109,7 +109,7 @@ func churn(r *traced.Result, defs map[types.Object]ast.Expr, value ast.Expr, sta
 			continue
 		}
 		tc := traced.Trips(r.Info, loop)
-		if k, ok := fewValues(r, l, value); ok && (!tc.Known || k < tc.N) {
+		if k, ok := r.FewValues(l, value); ok && (!tc.Known || k < tc.N) {
 			return "" // a few values that repeat: a few compiles, then cache hits
 		}
 		count := "each call traces and compiles again"

@@ -2,111 +2,11 @@ package staticargs
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 )
-
-// maxFew is the largest number of distinct static values that counts as "a
-// few compiles": a static value that cycles through at most that many
-// values compiles once per value and then hits the cache.
-const maxFew = 8
-
-// fewValues returns how many distinct values e can take in loop l when
-// that number is small and fixed by the program: a bool, x % k with a
-// constant k, an element of a table of constants, a value assigned from
-// constants in the loop. ok is false when the count is not known or large.
-func fewValues(r *traced.Result, l *traced.Loop, e ast.Expr) (int64, bool) {
-	n, ok := distinct(r, l, e, map[types.Object]bool{})
-	return n, ok && n <= maxFew
-}
-
-func distinct(r *traced.Result, l *traced.Loop, e ast.Expr, seen map[types.Object]bool) (int64, bool) {
-	if r.Info.Types[e].Value != nil {
-		return 1, true
-	}
-	if t := r.Info.TypeOf(e); t != nil {
-		if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
-			return 2, true
-		}
-	}
-	switch e := ast.Unparen(e).(type) {
-	case *ast.BinaryExpr:
-		if e.Op == token.REM {
-			if v := r.Info.Types[e.Y].Value; v != nil {
-				if k, ok := constant.Int64Val(constant.ToInt(v)); ok && k > 0 {
-					return k, true
-				}
-			}
-		}
-	case *ast.IndexExpr:
-		return tableSize(r, e.X)
-	case *ast.Ident:
-		obj := r.Info.Uses[e]
-		if obj == nil || seen[obj] {
-			return 0, false
-		}
-		seen[obj] = true
-		values, loopVar := l.Values(obj)
-		if loopVar {
-			if rs, ok := l.Stmt.(*ast.RangeStmt); ok && r.Info.Defs[identOf(rs.Value)] == obj {
-				return constSet(r, rs.X)
-			}
-			return 0, false
-		}
-		if len(values) == 0 {
-			return 0, false
-		}
-		var total int64
-		for _, v := range values {
-			n, ok := distinct(r, l, v, seen)
-			if !ok {
-				return 0, false
-			}
-			total += n
-		}
-		return total, true
-	}
-	return 0, false
-}
-
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := e.(*ast.Ident)
-	return id
-}
-
-// tableSize returns the number of elements of a fixed table: a literal,
-// an array type, or a variable declared with a literal and not assigned.
-func tableSize(r *traced.Result, x ast.Expr) (int64, bool) {
-	if lit, ok := ast.Unparen(x).(*ast.CompositeLit); ok {
-		return int64(len(lit.Elts)), true
-	}
-	if t := r.Info.TypeOf(x); t != nil {
-		if a, ok := t.Underlying().(*types.Array); ok {
-			return a.Len(), true
-		}
-	}
-	return 0, false
-}
-
-// constSet returns the number of distinct constants in a literal ranged over.
-func constSet(r *traced.Result, x ast.Expr) (int64, bool) {
-	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
-	if !ok {
-		return 0, false
-	}
-	seen := map[string]bool{}
-	for _, elt := range lit.Elts {
-		v := r.Info.Types[elt].Value
-		if v == nil {
-			return 0, false
-		}
-		seen[v.ExactString()] = true
-	}
-	return int64(len(seen)), true
-}
 
 // staticField is the value given to a `jit:"static"` field of an argument.
 type staticField struct {
