@@ -109,7 +109,6 @@ func (r *Result) ConstSet(x ast.Expr) (int64, bool) {
 	return int64(len(seen)), true
 }
 
-
 // constReturns returns the number of distinct constants that the local
 // functions called by call return, when they return only constants (a
 // bucket chooser).
