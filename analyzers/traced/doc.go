@@ -18,8 +18,8 @@
 // Only jit.Scalar, jit.FromSlice, and jit.Full, jit.Zeros and jit.Ones
 // without a shape build concrete arrays there. Shape, Dtype, Ndim, Size,
 // WeakType, String and IsTracer give static values, and so does len of a
-// pytree. Code guarded by a test of IsTracer on a traced value that never
-// runs while tracing (if !x.IsTracer() { ... }) is skipped (Result.Dead).
+// pytree. Code that a test of IsTracer on a traced value keeps out of the
+// trace (if !x.IsTracer() { ... }) is skipped (Result.Dead).
 //
 // The analysis works on syntax and types only (no SSA): it is
 // flow-insensitive (a variable is traced if any assignment makes it

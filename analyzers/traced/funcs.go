@@ -212,11 +212,7 @@ func (r *Result) returnedFuncs(call *ast.CallExpr) []ast.Node {
 		ast.Inspect(funcBody(c), func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
-				if n != c {
-					// Returns of nested literals are theirs, but a returned
-					// literal is found through the return statement below.
-					return false
-				}
+				return false // its returns are its own
 			case *ast.ReturnStmt:
 				if len(n.Results) == 1 {
 					out = append(out, r.funcExprs(n.Results[0])...)

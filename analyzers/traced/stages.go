@@ -37,6 +37,9 @@ func (r *Result) Ops(n ast.Node) int {
 	}
 	total := 0
 	ast.Inspect(n, func(n ast.Node) bool {
+		if r.dead[n] {
+			return false // never runs while tracing
+		}
 		if call, ok := n.(*ast.CallExpr); ok {
 			total = min(total+r.callOps(call), maxOps)
 		}
