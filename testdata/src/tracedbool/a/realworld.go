@@ -96,3 +96,19 @@ func RwGuarded(x jit.Array) jit.Array {
 }
 
 var rwGuarded = jit.Jit(RwGuarded)
+
+// A function passed to a helper's parameter runs in the trace.
+
+func rwApply(f func(jit.Array) jit.Array, x jit.Array) jit.Array { return f(x) }
+
+func rwHardSign(x jit.Array) jit.Array {
+	if x.Gt(0).Bool() { // want `x.Gt\(0\).Bool\(\) converts`
+		return x
+	}
+	return x.Neg()
+}
+
+// RwPassed passes rwHardSign to rwApply.
+func RwPassed(x jit.Array) jit.Array { return rwApply(rwHardSign, x) }
+
+var rwPassed = jit.Jit(RwPassed)
