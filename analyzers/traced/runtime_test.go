@@ -1,5 +1,7 @@
 package traced_test
 
+//jitlint:file-ignore staticargs,traceeffect,unrolledloop the oracle runs each of these findings for real, on purpose
+
 import (
 	"errors"
 	"sync/atomic"
