@@ -38,8 +38,8 @@ type score struct{ precision, recall float64 }
 //   - traceeffect: the statement's effect runs while tracing (a probe
 //     before it finds a jit trace on the stack): once per trace, not per call.
 //   - unrolledloop: the loop runs inside a trace, its body more than 32
-//     times per entry (the body's operations are staged once per iteration:
-//     the corpus's long loops all stage operations).
+//     times in one run of the loop (the body's operations are staged once
+//     per iteration: the corpus's long loops all stage operations).
 //   - staticargs: at a call of a jitted function, at least 2 cache misses
 //     explained by a changed static argument, for at least every other
 //     call at that site (a few values that repeat are not churn), or a
@@ -65,8 +65,7 @@ func oracle(s *sites, o *observed) (truth map[string]map[site]bool, unexercised 
 			case effectSite:
 				truth["traceeffect"][st] = truth["traceeffect"][st] || h["trace"] > 0
 			case loopSite:
-				body := o.hits[id+" body"]["trace"]
-				truth["unrolledloop"][st] = h["trace"] > 0 && body > unrollMax*h["trace"]
+				truth["unrolledloop"][st] = o.iterations[id] > unrollMax
 			case callSite:
 				calls := h["eager"] + h["trace"]
 				churn := func(misses int) bool { return misses >= 2 && 2*misses >= calls }

@@ -69,6 +69,9 @@ func jitlintProbe(id string) {
 type observed struct {
 	// hits counts probe executions: id → "trace"/"eager" → count.
 	hits map[string]map[string]int
+	// iterations is, for a loop, the most times its body ran inside a
+	// trace in one run of the loop.
+	iterations map[string]int
 	// traceErrors maps a site to the kinds of jit errors raised there.
 	traceErrors map[site][]string
 	// misses counts cache misses per call site, by what changed
@@ -125,7 +128,7 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the instrumented corpus: %v\n%s", err, out)
 	}
-	obs := &observed{hits: map[string]map[string]int{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}}
+	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}}
 	progs, err := os.ReadDir(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -222,6 +225,7 @@ func (o *observed) readProbes(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	run := map[string]int{} // loop → body runs since the loop last started in a trace
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		i := strings.LastIndexByte(sc.Text(), ' ')
@@ -230,6 +234,15 @@ func (o *observed) readProbes(t *testing.T, file string) {
 			o.hits[id] = map[string]int{}
 		}
 		o.hits[id][where]++
+		if where != "trace" {
+			continue
+		}
+		if loop, ok := strings.CutSuffix(id, " body"); ok {
+			run[loop]++
+			o.iterations[loop] = max(o.iterations[loop], run[loop])
+		} else {
+			run[id] = 0
+		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)

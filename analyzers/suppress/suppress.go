@@ -17,6 +17,7 @@ import (
 	"go/token"
 	"reflect"
 
+	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -72,6 +73,9 @@ func newParser() *analysis.Analyzer {
 		Doc:        "parse the //jitlint:ignore and //jitlint:file-ignore directives of a package",
 		ResultType: reflect.TypeOf((*Set)(nil)),
 		Run: func(pass *analysis.Pass) (any, error) {
+			if !traced.ImportsJit(pass.Pkg) {
+				return NewSet(pass.Fset, nil), nil // the analyzers skip the package
+			}
 			return NewSet(pass.Fset, pass.Files), nil
 		},
 	}
