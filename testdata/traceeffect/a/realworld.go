@@ -83,3 +83,16 @@ func Counter(x jit.Array) jit.Array {
 }
 
 var counter = jit.Jit(Counter)
+
+// makeStep returns a closure that records into a buffer of its caller.
+func makeStep(buf *[]string) func(jit.Array) jit.Array {
+	return func(x jit.Array) jit.Array {
+		*buf = append(*buf, "step") // want `assignment to captured variable buf runs once per trace`
+		return x.Add(1)
+	}
+}
+
+func runMakeStep(x jit.Array) {
+	var buf []string
+	jit.Jit(makeStep(&buf)).Call(x)
+}
