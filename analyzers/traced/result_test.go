@@ -16,7 +16,7 @@ import (
 // through function values, and the static arguments of jit.Jit calls
 // whose options come from a slice.
 func TestResult(t *testing.T) {
-	results := analysistest.Run(quiet{t}, fixturetest.Dir(t), traced.New(), "unrolledloop/a")
+	results := analysistest.Run(quiet{t}, fixturetest.Dir(t), traced.New(), "./unrolledloop/a")
 	if len(results) != 1 {
 		t.Fatalf("%d results, want 1", len(results))
 	}
