@@ -115,7 +115,11 @@ func TestCorpus(t *testing.T) {
 	}
 
 	// (1) Every label is true at run time, every unlabelled site is clean.
-	truth, unexercised := oracle(s, runCorpus(t, dir, pkgs, s))
+	obs := runCorpus(t, dir, pkgs, s)
+	if !obs.sawTrace() {
+		t.Fatal("no probe ran inside a trace: the probe looks for jit's (*funcCore).traceInto and traceSub on the stack; if they were renamed, update probeSource in run_test.go")
+	}
+	truth, unexercised := oracle(s, obs)
 	for _, id := range unexercised {
 		t.Errorf("%s: the site never runs, so the runtime cannot confirm it: make the program run it", id)
 	}

@@ -215,6 +215,16 @@ func (o *observed) parseStderr(dir, stderr string) int {
 	return errors
 }
 
+// sawTrace reports whether any probe ran inside a trace.
+func (o *observed) sawTrace() bool {
+	for _, h := range o.hits {
+		if h["trace"] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // readProbes adds the probe records of one program.
 func (o *observed) readProbes(t *testing.T, file string) {
 	f, err := os.Open(file)
