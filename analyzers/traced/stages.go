@@ -102,13 +102,13 @@ func (r *Result) funcOps(node ast.Node) int {
 	return n
 }
 
-// exportStages exports a StagesFact for each function of the package that
-// stages operations and can be called from other packages.
+// exportStages exports a StagesFact for each exported function or method
+// of the package that stages operations (other packages can call no others).
 func exportStages(pass *analysis.Pass, r *Result) {
 	for _, f := range r.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
+			if !ok || fd.Body == nil || !fd.Name.IsExported() {
 				continue
 			}
 			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
