@@ -37,6 +37,9 @@ type score struct{ precision, recall float64 }
 //     or ConcretizationTypeError at the host conversion's line.
 //   - traceeffect: the statement's effect runs while tracing (a probe
 //     before it finds a jit trace on the stack): once per trace, not per call.
+//     In a library package the finding belongs to the call in the program
+//     through which it was traced (the analyzers report it there, where the
+//     facts of the library meet the traced values).
 //   - unrolledloop: the loop runs inside a trace, its body more than 32
 //     times in one run of the loop (the body's operations are staged once
 //     per iteration: the corpus's long loops all stage operations).
@@ -63,7 +66,16 @@ func oracle(s *sites, o *observed) (truth map[string]map[site]bool, unexercised 
 				truth["tracedbool"][st] = truth["tracedbool"][st] || failed
 				ran = ran || failed
 			case effectSite:
-				truth["traceeffect"][st] = truth["traceeffect"][st] || h["trace"] > 0
+				if !s.library[st.file] {
+					truth["traceeffect"][st] = truth["traceeffect"][st] || h["trace"] > 0
+					break
+				}
+				// Traced from another package: found at the call that
+				// passes the traced values (facts flow to importers).
+				truth["traceeffect"][st] = truth["traceeffect"][st] || false
+				for via := range o.tracedVia[id] {
+					truth["traceeffect"][via] = true
+				}
 			case loopSite:
 				truth["unrolledloop"][st] = o.iterations[id] > unrollMax
 			case callSite:

@@ -21,11 +21,14 @@ import (
 
 // probeSource is added to every instrumented package: jitlintProbe(id)
 // records whether it runs inside a trace (a jit trace or a control-flow
-// body's sub-trace is on the stack) or eagerly, appending "id trace" or
-// "id eager" to the file named by JITLINT_PROBE_OUT.
+// body's sub-trace is on the stack) or eagerly, and the call site that
+// entered the package (the innermost frame of another package, before jit),
+// appending "id trace|eager file:line|-" to the file named by
+// JITLINT_PROBE_OUT.
 const probeSource = `package %s
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -40,13 +43,17 @@ var (
 func jitlintProbe(id string) {
 	var pcs [256]uintptr
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
-	where := "eager"
+	where, via := "eager", "-"
 	for {
 		f, more := frames.Next()
 		if strings.HasPrefix(f.Function, "github.com/jitlint/jitlint/jit.(*funcCore).traceInto") ||
 			strings.HasPrefix(f.Function, "github.com/jitlint/jitlint/jit.traceSub") {
 			where = "trace"
 			break
+		}
+		internal := strings.HasPrefix(f.Function, "github.com/jitlint/jitlint/") || strings.HasPrefix(f.Function, "runtime.") || strings.HasPrefix(f.Function, "reflect.")
+		if via == "-" && !internal && !strings.HasPrefix(f.Function, %q) {
+			via = fmt.Sprintf("%%s:%%d", f.File, f.Line)
 		}
 		if !more {
 			break
@@ -61,7 +68,7 @@ func jitlintProbe(id string) {
 		}
 		jitlintProbeOut = f
 	}
-	jitlintProbeOut.WriteString(id + " " + where + "\n")
+	jitlintProbeOut.WriteString(id + " " + where + " " + via + "\n")
 }
 `
 
@@ -72,6 +79,9 @@ type observed struct {
 	// iterations is, for a loop, the most times its body ran inside a
 	// trace in one run of the loop.
 	iterations map[string]int
+	// tracedVia are, for a site in a library package, the call sites in
+	// other packages through which it ran inside a trace.
+	tracedVia map[string]map[site]bool
 	// traceErrors maps a site to the kinds of jit errors raised there.
 	traceErrors map[site][]string
 	// misses counts cache misses per call site, by what changed
@@ -108,7 +118,11 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 		}
 		if instrumented {
 			out := filepath.Join(tmp, "src", "probe_"+strings.ReplaceAll(pkg.PkgPath, "/", "_")+".go")
-			write(t, out, []byte(fmt.Sprintf(probeSource, pkg.Name)))
+			prefix := pkg.PkgPath + "."
+			if pkg.Name == "main" {
+				prefix = "main."
+			}
+			write(t, out, []byte(fmt.Sprintf(probeSource, pkg.Name, prefix)))
 			overlay[filepath.Join(filepath.Dir(pkg.GoFiles[0]), "zz_jitlint_probe.go")] = out
 		}
 	}
@@ -128,7 +142,7 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the instrumented corpus: %v\n%s", err, out)
 	}
-	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}}
+	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, tracedVia: map[string]map[site]bool{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}}
 	progs, err := os.ReadDir(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +165,7 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 		if runErr != nil && errs == 0 {
 			t.Fatalf("program %s failed without a jit error: %v\n%s", p.Name(), runErr, stderr.String())
 		}
-		obs.readProbes(t, probeOut)
+		obs.readProbes(t, dir, probeOut)
 	}
 	return obs
 }
@@ -226,7 +240,7 @@ func (o *observed) sawTrace() bool {
 }
 
 // readProbes adds the probe records of one program.
-func (o *observed) readProbes(t *testing.T, file string) {
+func (o *observed) readProbes(t *testing.T, dir, file string) {
 	f, err := os.Open(file)
 	if os.IsNotExist(err) {
 		return
@@ -238,14 +252,29 @@ func (o *observed) readProbes(t *testing.T, file string) {
 	run := map[string]int{} // loop → body runs since the loop last started in a trace
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		i := strings.LastIndexByte(sc.Text(), ' ')
-		id, where := sc.Text()[:i], sc.Text()[i+1:]
+		line := sc.Text()
+		i := strings.LastIndexByte(line, ' ')
+		line, via := line[:i], line[i+1:]
+		i = strings.LastIndexByte(line, ' ')
+		id, where := line[:i], line[i+1:]
 		if o.hits[id] == nil {
 			o.hits[id] = map[string]int{}
 		}
 		o.hits[id][where]++
 		if where != "trace" {
 			continue
+		}
+		if j := strings.LastIndexByte(via, ':'); j > 0 {
+			file, ln := via[:j], via[j+1:]
+			if o.tracedVia[id] == nil {
+				o.tracedVia[id] = map[site]bool{}
+			}
+			rel, err := filepath.Rel(dir, file)
+			if err != nil {
+				rel = file
+			}
+			n, _ := strconv.Atoi(ln)
+			o.tracedVia[id][site{rel, n}] = true
 		}
 		if loop, ok := strings.CutSuffix(id, " body"); ok {
 			run[loop]++

@@ -40,6 +40,8 @@ type sites struct {
 	// probes are the statements to instrument, per file: the probe id is
 	// the site, and "<site> body" for the first statement of a loop body.
 	probes map[string][]probe
+	// library are the files of packages other than main.
+	library map[string]bool
 }
 
 // probe inserts text at an offset of a file.
@@ -54,7 +56,7 @@ var hostConversions = []string{"Bool", "Item", "Int", "Float32s", "Float64s", "I
 
 // findSites walks the corpus packages.
 func findSites(dir string, pkgs []*packages.Package) (*sites, error) {
-	s := &sites{dir: dir, kinds: map[site][]kind{}, probes: map[string][]probe{}}
+	s := &sites{dir: dir, kinds: map[site][]kind{}, probes: map[string][]probe{}, library: map[string]bool{}}
 	var errs []string
 	for _, pkg := range pkgs {
 		for _, f := range pkg.Syntax {
@@ -75,6 +77,9 @@ func (s *sites) file(pkg *packages.Package, f *ast.File) error {
 	name, err := filepath.Rel(s.dir, fset.File(f.Pos()).Name())
 	if err != nil {
 		return err
+	}
+	if pkg.Name != "main" {
+		s.library[name] = true
 	}
 	at := func(p token.Pos) site { return site{name, fset.Position(p).Line} }
 	var errs []string
