@@ -40,6 +40,16 @@ type Func struct {
 	// Recv is the receiver of a method (nil for functions, literals and
 	// unnamed receivers).
 	Recv *types.Var
+	// CalledFrom are the calls of this function in traced code.
+	CalledFrom []*CallSite
+}
+
+// CallSite is a call of a traced function from traced code.
+type CallSite struct {
+	// In is the traced function that makes the call.
+	In *Func
+	// Call is the call expression.
+	Call *ast.CallExpr
 }
 
 // Jitted is a jit.Jit call whose result is kept in a variable (or called at once).

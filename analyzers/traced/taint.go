@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 )
 
@@ -142,6 +143,9 @@ func (b *builder) call(in *Func, call *ast.CallExpr) {
 		fn := b.addFunc(node, call.Pos(), why, set, nil)
 		if !fn.RecvOutlives && b.recvOutlives(in, call) {
 			fn.RecvOutlives = true
+		}
+		if !slices.ContainsFunc(fn.CalledFrom, func(s *CallSite) bool { return s.Call == call }) {
+			fn.CalledFrom = append(fn.CalledFrom, &CallSite{In: in, Call: call})
 		}
 	}
 	if len(nodes) == 0 && obj != nil && obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()) {

@@ -129,10 +129,6 @@ func equations(n int64, ops int) string {
 // passed to a function of the package (whose argument may in turn be one of
 // that function's parameters, set by the outer call).
 func (c *checker) staticBound(fn *traced.Func, name string, index int, ops int, d *analysis.Diagnostic) bool {
-	type site struct {
-		arg  ast.Expr
-		call *ast.CallExpr
-	}
 	var sites []site
 	for _, j := range fn.Jitted {
 		for _, call := range j.Calls {
