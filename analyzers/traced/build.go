@@ -63,7 +63,7 @@ func newBuilder(fset *token.FileSet, files []*ast.File, pkg *types.Package, info
 			funcs:     map[types.Object][]ast.Node{},
 			impls:     map[*types.Func][]ast.Node{},
 			returning: map[ast.Node]bool{},
-			ops:       map[ast.Node]int{},
+			opsMemo:   map[ast.Node]int{},
 			extOps:    map[*types.Func]int{},
 		},
 		traced: map[*Func]map[int]bool{},

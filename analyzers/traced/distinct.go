@@ -12,12 +12,13 @@ import (
 // values compiles once per value and then hits the cache.
 const MaxFew = 8
 
-// FewValues returns how many distinct values e can take in loop l when
-// that number is small and fixed by the program: a bool, x % k with a
-// constant k, an element of a table of constants, the result of a local
-// function that returns only constants, a value assigned from those in the
-// loop. ok is false when the count is not known or large.
-func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
+// fewValues is FewValues without the lock: how many distinct values e can
+// take in loop l when that number is small and fixed by the program: a
+// bool, x % k with a constant k, an element of a table of constants, the
+// result of a local function that returns only constants, a value
+// assigned from those in the loop. ok is false when the count is not known
+// or large.
+func (r *Result) fewValues(l *Loop, e ast.Expr) (int64, bool) {
 	n, ok := r.distinct(l, e, map[types.Object]bool{})
 	return n, ok && n <= MaxFew
 }

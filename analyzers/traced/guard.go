@@ -60,7 +60,7 @@ func (r *Result) tracerTest(cond ast.Expr) (tracing, ok bool) {
 		return false, false
 	}
 	name, recv := ArrayMethod(r.Info, call)
-	return true, name == "IsTracer" && r.IsTraced(recv)
+	return true, name == "IsTracer" && r.isTraced(recv)
 }
 
 // endsInReturn reports whether a block ends with a return statement.

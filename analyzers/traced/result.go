@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -39,6 +40,16 @@ type Func struct {
 	// Recv is the receiver of a method (nil for functions, literals and
 	// unnamed receivers).
 	Recv *types.Var
+	// CalledFrom are the calls of this function in traced code.
+	CalledFrom []*CallSite
+}
+
+// CallSite is a call of a traced function from traced code.
+type CallSite struct {
+	// In is the traced function that makes the call.
+	In *Func
+	// Call is the call expression.
+	Call *ast.CallExpr
 }
 
 // Jitted is a jit.Jit call whose result is kept in a variable (or called at once).
@@ -122,6 +133,10 @@ type Result struct {
 	// External are the calls into other packages from traced code.
 	External []*ExternalCall
 
+	// mu serialises the queries below, which fill the memo maps lazily:
+	// the analyzers of a suite share one Result and may run concurrently.
+	mu sync.Mutex
+
 	tainted map[types.Object]bool
 	byNode  map[ast.Node]*Func
 	dead    map[ast.Node]bool // statements that never run while tracing (guard.go)
@@ -140,7 +155,7 @@ type Result struct {
 
 	// Staging (see stages.go): operation counts of functions, and the
 	// importer of other packages' StagesFacts (nil without facts).
-	ops        map[ast.Node]int
+	opsMemo    map[ast.Node]int
 	extOps     map[*types.Func]int
 	importFact func(*types.Func, analysis.Fact) bool
 }
@@ -206,4 +221,40 @@ func (r *Result) PathTo(n ast.Node) []ast.Node {
 		}
 	}
 	return stack
+}
+
+// IsTraced reports whether e, an expression of traced code, holds a traced
+// value. Safe for concurrent use, like the other queries below.
+func (r *Result) IsTraced(e ast.Expr) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.isTraced(e)
+}
+
+// AnyTraced reports whether one of es holds a traced value.
+func (r *Result) AnyTraced(es []ast.Expr) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.anyTraced(es)
+}
+
+// Ops estimates the number of operations that n stages each time it runs:
+// the staging calls it contains, counting a call of a function by that
+// function's own count (loops are counted once; callers multiply by trip
+// counts). Zero means that n stages nothing.
+func (r *Result) Ops(n ast.Node) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ops(n)
+}
+
+// StagesOps reports whether n contains a call that stages a jit operation.
+func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }
+
+// FewValues returns how many distinct values e can take in loop l when
+// that number is small and fixed by the program (see fewValues).
+func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fewValues(l, e)
 }

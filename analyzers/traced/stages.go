@@ -27,11 +27,8 @@ func (f *StagesFact) String() string { return fmt.Sprintf("stages %d ops", f.Ops
 // maxOps caps the operation counts, so that recursion and deep call chains stay cheap.
 const maxOps = 1 << 20
 
-// Ops estimates the number of operations that n stages each time it runs:
-// the staging calls it contains, counting a call of a function by that
-// function's own count (loops are counted once; callers multiply by trip
-// counts). Zero means that n stages nothing.
-func (r *Result) Ops(n ast.Node) int {
+// ops is Ops without the lock.
+func (r *Result) ops(n ast.Node) int {
 	if n == nil {
 		return 0
 	}
@@ -47,9 +44,6 @@ func (r *Result) Ops(n ast.Node) int {
 	})
 	return total
 }
-
-// StagesOps reports whether n contains a call that stages a jit operation.
-func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }
 
 // callOps is the number of operations that one call stages itself (not
 // counting its arguments, which Ops visits on their own).
@@ -93,12 +87,12 @@ func (r *Result) externalOps(fn *types.Func) int {
 
 // funcOps is the memoised operation count of a declaration or literal.
 func (r *Result) funcOps(node ast.Node) int {
-	if n, ok := r.ops[node]; ok {
+	if n, ok := r.opsMemo[node]; ok {
 		return n
 	}
-	r.ops[node] = 0 // recursion: count the cycle once
-	n := r.Ops(funcBody(node))
-	r.ops[node] = n
+	r.opsMemo[node] = 0 // recursion: count the cycle once
+	n := r.ops(funcBody(node))
+	r.opsMemo[node] = n
 	return n
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 )
 
@@ -53,7 +54,7 @@ func (b *builder) sweep(fn *Func) {
 		case *ast.ValueSpec:
 			b.assign(specNames(n), n.Values)
 		case *ast.RangeStmt:
-			if n.Value != nil && b.IsTraced(n.X) {
+			if n.Value != nil && b.isTraced(n.X) {
 				b.taintLHS(n.Value)
 			}
 		case *ast.CallExpr:
@@ -67,13 +68,13 @@ func (b *builder) sweep(fn *Func) {
 func (b *builder) assign(lhs, rhs []ast.Expr) {
 	if len(lhs) == len(rhs) {
 		for i := range lhs {
-			if b.IsTraced(rhs[i]) {
+			if b.isTraced(rhs[i]) {
 				b.taintLHS(lhs[i])
 			}
 		}
 		return
 	}
-	if len(rhs) == 1 && b.IsTraced(rhs[0]) {
+	if len(rhs) == 1 && b.isTraced(rhs[0]) {
 		for _, l := range lhs {
 			b.taintLHS(l)
 		}
@@ -127,7 +128,7 @@ func (b *builder) call(in *Func, call *ast.CallExpr) {
 	set := map[int]bool{}
 	var params []int
 	for i, a := range call.Args {
-		if b.IsTraced(a) {
+		if b.isTraced(a) {
 			// Argument i is parameter i, for methods too (the receiver is not counted).
 			set[i] = true
 			params = append(params, i)
@@ -142,6 +143,9 @@ func (b *builder) call(in *Func, call *ast.CallExpr) {
 		fn := b.addFunc(node, call.Pos(), why, set, nil)
 		if !fn.RecvOutlives && b.recvOutlives(in, call) {
 			fn.RecvOutlives = true
+		}
+		if !slices.ContainsFunc(fn.CalledFrom, func(s *CallSite) bool { return s.Call == call }) {
+			fn.CalledFrom = append(fn.CalledFrom, &CallSite{In: in, Call: call})
 		}
 	}
 	if len(nodes) == 0 && obj != nil && obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()) {
@@ -176,8 +180,8 @@ func (b *builder) recvOutlives(in *Func, call *ast.CallExpr) bool {
 	return outer != nil && !(outer.Node.Pos() <= v.Pos() && v.Pos() < outer.Node.End())
 }
 
-// IsTraced reports whether e is a traced value.
-func (r *Result) IsTraced(e ast.Expr) bool {
+// isTraced is IsTraced without the lock.
+func (r *Result) isTraced(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.Ident:
 		if obj := r.Info.Uses[e]; obj != nil {
@@ -185,34 +189,34 @@ func (r *Result) IsTraced(e ast.Expr) bool {
 		}
 		return r.tainted[r.Info.Defs[e]]
 	case *ast.ParenExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.StarExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.UnaryExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.BinaryExpr:
-		return r.IsTraced(e.X) || r.IsTraced(e.Y)
+		return r.isTraced(e.X) || r.isTraced(e.Y)
 	case *ast.SelectorExpr:
 		sel := r.Info.Selections[e]
 		if sel == nil {
 			return r.tainted[r.Info.Uses[e.Sel]]
 		}
 		return sel.Kind() == types.FieldVal && !staticField(sel) &&
-			ContainsArray(sel.Obj().Type()) && r.IsTraced(e.X)
+			ContainsArray(sel.Obj().Type()) && r.isTraced(e.X)
 	case *ast.IndexExpr:
 		if tv := r.Info.Types[e]; !tv.IsValue() {
 			return false
 		}
-		return ContainsArray(r.Info.TypeOf(e)) && r.IsTraced(e.X)
+		return ContainsArray(r.Info.TypeOf(e)) && r.isTraced(e.X)
 	case *ast.SliceExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.TypeAssertExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.KeyValueExpr:
-		return r.IsTraced(e.Value)
+		return r.isTraced(e.Value)
 	case *ast.CompositeLit:
 		for _, elt := range e.Elts {
-			if r.IsTraced(elt) {
+			if r.isTraced(elt) {
 				return true
 			}
 		}
@@ -225,11 +229,11 @@ func (r *Result) IsTraced(e ast.Expr) bool {
 // callTraced reports whether a call gives a traced value.
 func (r *Result) callTraced(call *ast.CallExpr) bool {
 	if tv := r.Info.Types[call.Fun]; tv.IsType() {
-		return len(call.Args) == 1 && r.IsTraced(call.Args[0])
+		return len(call.Args) == 1 && r.isTraced(call.Args[0])
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, builtin := r.Info.Uses[id].(*types.Builtin); builtin {
-			return id.Name == "append" && r.AnyTraced(call.Args)
+			return id.Name == "append" && r.anyTraced(call.Args)
 		}
 	}
 	// Omnistaging: inside a trace every jit operation is staged, also on
@@ -244,21 +248,21 @@ func (r *Result) callTraced(call *ast.CallExpr) bool {
 	if name := JitFunc(r.Info, call); name != "" {
 		return stagingFuncs[name] && !concreteCall(name, call)
 	}
-	if r.AnyTraced(call.Args) || r.callOps(call) > 0 {
+	if r.anyTraced(call.Args) || r.callOps(call) > 0 {
 		return true
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if s := r.Info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-			return r.IsTraced(sel.X)
+			return r.isTraced(sel.X)
 		}
 	}
 	return false
 }
 
-// AnyTraced reports whether one of es holds a traced value.
-func (r *Result) AnyTraced(es []ast.Expr) bool {
+// anyTraced is AnyTraced without the lock.
+func (r *Result) anyTraced(es []ast.Expr) bool {
 	for _, e := range es {
-		if r.IsTraced(e) {
+		if r.isTraced(e) {
 			return true
 		}
 	}

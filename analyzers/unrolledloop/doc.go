@@ -18,10 +18,11 @@
 // one); when it ranges over a slice argument that a call of the jitted
 // function builds from data or with more elements than the limit; when its
 // bound is a non-static argument of the jitted function; or when its bound
-// is a static argument
-// (jit.StaticArgnums) that some call of the jitted function in the analysed
-// code sets to a constant above the limit, or to a value not known there. A
-// call that passes the counter of a loop with constant bounds (for i := 0;
+// is a static argument (jit.StaticArgnums) that some call of the jitted
+// function in the analysed code sets to a constant above the limit, or to
+// a value not known there. Bounds and slices that traced code passes to a
+// helper are followed to those calls (or to the constant passed). A call
+// that passes the counter of a loop with constant bounds (for i := 0;
 // i < 3; i++ { f.Call(i, x) }) passes at most its last value; that the value
 // changes on every call is the staticargs analyzer's finding, not this one's.
 //

@@ -26,7 +26,8 @@ type sliceLen struct {
 
 // sliceBound reports a loop over the elements of x, a slice parameter of
 // fn, when a call of fn's jitted wrapper passes a slice longer than the
-// limit or one built from data.
+// limit or one built from data (directly, or through traced functions that
+// pass their own parameter on).
 func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.Diagnostic) bool {
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
@@ -37,27 +38,62 @@ func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.D
 	if index < 0 {
 		return false
 	}
-	for _, j := range fn.Jitted {
-		for _, call := range j.Calls {
-			if index >= len(call.Args) {
-				continue
-			}
-			l := c.lengthOf(call.Args[index], call)
-			switch {
-			case l.fromData:
-				d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, and the call at %s passes a slice %s: the unrolled length grows with the data (about %d equations per element); %s",
-					id.Name, c.r.Where(call.Pos()), l.why, max(ops, 1), advice)
-			case l.known && l.n > c.max:
-				d.Message = fmt.Sprintf("loop is unrolled into the trace %d times (once per element of %s; the call at %s passes %d) → %s; %s",
-					l.n, id.Name, c.r.Where(call.Pos()), l.n, equations(l.n, ops), advice)
-			default:
-				continue
-			}
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: l.at.Pos(), End: l.at.End(), Message: "the slice is built here"})
-			return true
+	for _, s := range c.sliceSites(fn, index, map[*traced.Func]bool{}) {
+		l := c.lengthOf(s.arg, s.call)
+		switch {
+		case l.fromData:
+			d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, and the call at %s passes a slice %s: the unrolled length grows with the data (about %d equations per element); %s",
+				id.Name, c.r.Where(s.call.Pos()), l.why, max(ops, 1), advice)
+		case l.known && l.n > c.max:
+			d.Message = fmt.Sprintf("loop is unrolled into the trace %d times (once per element of %s; the call at %s passes %d) → %s; %s",
+				l.n, id.Name, c.r.Where(s.call.Pos()), l.n, equations(l.n, ops), advice)
+		default:
+			continue
 		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: l.at.Pos(), End: l.at.End(), Message: "the slice is built here"})
+		return true
 	}
 	return false
+}
+
+// site is an argument passed at a call.
+type site struct {
+	arg  ast.Expr
+	call *ast.CallExpr
+}
+
+// sliceSites returns what the calls of fn pass to its parameter index: the
+// calls of its jitted wrappers, and its calls from traced code, followed
+// up when the caller passes one of its own parameters on.
+func (c *checker) sliceSites(fn *traced.Func, index int, seen map[*traced.Func]bool) []site {
+	if seen[fn] {
+		return nil
+	}
+	seen[fn] = true
+	var out []site
+	for _, j := range fn.Jitted {
+		for _, call := range j.Calls {
+			if index < len(call.Args) {
+				out = append(out, site{call.Args[index], call})
+			}
+		}
+	}
+	for _, cs := range fn.CalledFrom {
+		if index >= len(cs.Call.Args) {
+			continue
+		}
+		arg := cs.Call.Args[index]
+		if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+			if v, ok := c.r.Info.Uses[id].(*types.Var); ok {
+				if q := paramIndex(cs.In, v); q >= 0 {
+					out = append(out, c.sliceSites(cs.In, q, seen)...)
+					continue
+				}
+			}
+		}
+		out = append(out, site{arg, cs.Call})
+	}
+	return out
 }
 
 // lengthOf works out the length of the slice e passed by call: a literal,

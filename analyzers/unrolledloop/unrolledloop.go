@@ -100,20 +100,57 @@ func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic
 	}
 	v, _ := c.r.Info.Uses[id].(*types.Var)
 	index := paramIndex(fn, v)
-	if index < 0 || len(fn.Jitted) == 0 {
+	if index < 0 {
 		return false
 	}
-	if _, static := fn.Static[v]; !static {
-		for _, j := range fn.Jitted {
-			if !j.StaticKnown {
-				return false // the options come from elsewhere: n may be static
+	return c.paramBound(fn, index, ops, d, map[*traced.Func]bool{})
+}
+
+// paramBound explains a loop bounded by parameter index of fn: from the
+// calls of fn's jitted wrappers, or, for a function called from traced
+// code, from what its callers pass (constants, or their own parameters,
+// followed up to the jitted function).
+func (c *checker) paramBound(fn *traced.Func, index int, ops int, d *analysis.Diagnostic, seen map[*traced.Func]bool) bool {
+	if seen[fn] || index >= len(fn.Params) || fn.Params[index] == nil {
+		return false
+	}
+	seen[fn] = true
+	v := fn.Params[index]
+	if len(fn.Jitted) > 0 {
+		if _, static := fn.Static[v]; !static {
+			for _, j := range fn.Jitted {
+				if !j.StaticKnown {
+					return false // the options come from elsewhere: it may be static
+				}
+			}
+			d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and %s is an argument of the jitted function that is not static: the unrolled length is unbounded; %s",
+				v.Name(), v.Name(), advice)
+			return true
+		}
+		return c.staticBound(fn, v.Name(), index, ops, d)
+	}
+	for _, cs := range fn.CalledFrom {
+		if index >= len(cs.Call.Args) {
+			continue
+		}
+		arg := cs.Call.Args[index]
+		if n, ok := traced.MaxInt(c.r.Info, arg, c.r.PathTo(cs.Call)); ok {
+			if n > c.max {
+				d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d at %s) → %s; %s",
+					n, v.Name(), n, c.r.Where(cs.Call.Pos()), equations(n, ops), advice)
+				return true
+			}
+			continue
+		}
+		if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+			if w, ok := c.r.Info.Uses[id].(*types.Var); ok {
+				if q := paramIndex(cs.In, w); q >= 0 && c.paramBound(cs.In, q, ops, d, seen) {
+					return true
+				}
 			}
 		}
-		d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and %s is an argument of the jitted function that is not static: the unrolled length is unbounded; %s",
-			id.Name, id.Name, advice)
-		return true
 	}
-	return c.staticBound(fn, id.Name, index, ops, d)
+	return false
 }
 
 // equations says how big the unrolled loop makes the program.
@@ -129,10 +166,6 @@ func equations(n int64, ops int) string {
 // passed to a function of the package (whose argument may in turn be one of
 // that function's parameters, set by the outer call).
 func (c *checker) staticBound(fn *traced.Func, name string, index int, ops int, d *analysis.Diagnostic) bool {
-	type site struct {
-		arg  ast.Expr
-		call *ast.CallExpr
-	}
 	var sites []site
 	for _, j := range fn.Jitted {
 		for _, call := range j.Calls {

@@ -133,3 +133,24 @@ func Guarded(x jit.Array) jit.Array {
 }
 
 var guarded = jit.Jit(Guarded)
+
+// encode ranges over the steps its jitted caller passes on.
+func encode(h jit.Array, steps []jit.Array) jit.Array {
+	for _, x := range steps { // want `once per element of steps, and the call at realworld_bounds.go:\d+ passes a slice built by ranging over tokens`
+		h = h.Add(x).Tanh()
+	}
+	return h
+}
+
+// Seq2Seq is jitted and calls encode with its own argument.
+func Seq2Seq(h jit.Array, steps []jit.Array) jit.Array { return encode(h, steps).Sin() }
+
+var seq2seq = jit.Jit(Seq2Seq)
+
+func runSeq2Seq(tokens []float32) {
+	var steps []jit.Array
+	for _, t := range tokens {
+		steps = append(steps, jit.Scalar(t))
+	}
+	seq2seq.Call(jit.Zeros(jit.Float32), steps)
+}

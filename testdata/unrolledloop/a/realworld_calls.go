@@ -55,3 +55,31 @@ func PureHelper(x jit.Array) jit.Array {
 }
 
 var pureHelper = jit.Jit(PureHelper)
+
+// diffuse loops as many times as its traced caller says.
+func diffuse(x jit.Array, steps int) jit.Array {
+	for i := 0; i < steps; i++ { // want `loop is unrolled into the trace up to 500 times \(static argument iters is 500 at realworld_calls.go:\d+\) → about 1000 equations`
+		x = x.Add(x.Sin())
+	}
+	return x
+}
+
+// Simulate passes its static iters on to diffuse.
+func Simulate(iters int, x jit.Array) jit.Array { return diffuse(x, iters) }
+
+var simulate = jit.Jit(Simulate, jit.StaticArgnums(0))
+
+func runSimulate(x jit.Array) { simulate.Call(500, x) }
+
+// smooth is called from traced code with a constant above the limit.
+func smooth(x jit.Array, k int) jit.Array {
+	for i := 0; i < k; i++ { // want `loop is unrolled into the trace up to 64 times \(k is 64 at realworld_calls.go:\d+\)`
+		x = x.Mul(0.5)
+	}
+	return x
+}
+
+// Filter calls smooth with 64, and with 4 (small: fine).
+func Filter(x jit.Array) jit.Array { return smooth(smooth(x, 4), 64) }
+
+var filter = jit.Jit(Filter)
