@@ -34,7 +34,9 @@ type score struct{ precision, recall float64 }
 // The oracle: what the runtime says at each candidate site.
 //
 //   - tracedbool: the program's trace fails with TracerBoolConversionError
-//     or ConcretizationTypeError at the host conversion's line.
+//     or ConcretizationTypeError at the host conversion's line (in a library
+//     package: at the program's call through which it was traced, as for
+//     traceeffect below).
 //   - traceeffect: the statement's effect runs while tracing (a probe
 //     before it finds a jit trace on the stack): once per trace, not per call.
 //     In a library package the finding belongs to the call in the program
@@ -63,8 +65,15 @@ func oracle(s *sites, o *observed) (truth map[string]map[site]bool, unexercised 
 			switch k {
 			case convSite:
 				failed := slices.Contains(o.traceErrors[st], "TracerBoolConversionError") || slices.Contains(o.traceErrors[st], "ConcretizationTypeError")
-				truth["tracedbool"][st] = truth["tracedbool"][st] || failed
 				ran = ran || failed
+				if !s.library[st.file] {
+					truth["tracedbool"][st] = truth["tracedbool"][st] || failed
+					break
+				}
+				truth["tracedbool"][st] = truth["tracedbool"][st] || false
+				for via := range o.tracedVia[id] {
+					truth["tracedbool"][via] = truth["tracedbool"][via] || failed
+				}
 			case effectSite:
 				if !s.library[st.file] {
 					truth["traceeffect"][st] = truth["traceeffect"][st] || h["trace"] > 0

@@ -22,3 +22,8 @@ func Logged(x jit.Array) jit.Array {
 	Applied++
 	return x.Tanh()
 }
+
+// AllFinite reports whether every element of x is finite.
+func AllFinite(x jit.Array) bool {
+	return x.Abs().MaxReduce().Lt(1e30).Bool()
+}
