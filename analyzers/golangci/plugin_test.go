@@ -46,4 +46,3 @@ func TestPluginBadSettings(t *testing.T) {
 		}
 	}
 }
-
