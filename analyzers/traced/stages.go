@@ -115,6 +115,3 @@ func exportStages(pass *analysis.Pass, r *Result) {
 		}
 	}
 }
-
-// nonOps are the jit functions that do not stage operations.
-var nonOps = map[string]bool{"StaticArgnums": true, "Name": true, "Backend": true, "Spec": true, "DebugPrint": true, "Jit": true, "MakeJaxpr": true}
