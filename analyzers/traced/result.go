@@ -248,9 +248,6 @@ func (r *Result) Ops(n ast.Node) int {
 	return r.ops(n)
 }
 
-// StagesOps reports whether n contains a call that stages a jit operation.
-func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }
-
 // FewValues returns how many distinct values e can take in loop l when
 // that number is small and fixed by the program (see fewValues).
 func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
@@ -258,3 +255,11 @@ func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
 	defer r.mu.Unlock()
 	return r.fewValues(l, e)
 }
+
+// StagesOps reports whether n contains a call that stages a jit operation
+// (an Array method other than the static ones and host conversions, or a
+// jit function that computes arrays, or a call of a function that does).
+func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }
+
+// nonOps are the jit functions that do not stage operations.
+var nonOps = map[string]bool{"StaticArgnums": true, "Name": true, "Backend": true, "Spec": true, "DebugPrint": true, "Jit": true, "MakeJaxpr": true}
