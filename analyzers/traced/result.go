@@ -260,6 +260,3 @@ func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
 // (an Array method other than the static ones and host conversions, or a
 // jit function that computes arrays, or a call of a function that does).
 func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }
-
-// nonOps are the jit functions that do not stage operations.
-var nonOps = map[string]bool{"StaticArgnums": true, "Name": true, "Backend": true, "Spec": true, "DebugPrint": true, "Jit": true, "MakeJaxpr": true}
