@@ -14,7 +14,7 @@
 #
 # Then `go test -run TestGolangciLint ./cmd/jitlint` runs the custom binary
 # with scripts/golangci/.golangci.yml on the codelab and requires exactly the
-# five findings that cmd/jitlint's other tests expect.
+# seven findings that cmd/jitlint's other tests expect.
 #
 # Both binaries are cached outside the repository, under
 # ${XDG_CACHE_HOME:-$HOME/.cache}/jitlint-ci/golangci: the bootstrap

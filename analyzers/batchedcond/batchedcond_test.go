@@ -9,5 +9,5 @@ import (
 )
 
 func TestBatchedCond(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), batchedcond.Analyzer, "batchedcond/a")
+	analysistest.Run(t, fixturetest.Dir(t), batchedcond.Analyzer, "./batchedcond/a")
 }

@@ -9,7 +9,7 @@
 //
 // Settings (under linters.settings.custom.jitlint.settings):
 //
-//	disable: [staticargs]   # analyzer names to turn off (default: none)
+//	disable: [staticargs]   # analyzer names to turn off, directive too (default: none)
 //	unrolledloop-max: 64    # default 32
 package golangci
 

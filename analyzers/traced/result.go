@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -31,6 +32,24 @@ type Func struct {
 	Static map[*types.Var]int
 	// Jitted is the jit.Jit wrapper that traces this function, if any.
 	Jitted []*Jitted
+	// RecvOutlives is true for a method whose receiver outlives the trace:
+	// it is traced as a method value (jit.Jit(m.Step)), or called from
+	// traced code on a receiver captured from outside it. Writes through
+	// such a receiver happen once per trace.
+	RecvOutlives bool
+	// Recv is the receiver of a method (nil for functions, literals and
+	// unnamed receivers).
+	Recv *types.Var
+	// CalledFrom are the calls of this function in traced code.
+	CalledFrom []*CallSite
+}
+
+// CallSite is a call of a traced function from traced code.
+type CallSite struct {
+	// In is the traced function that makes the call.
+	In *Func
+	// Call is the call expression.
+	Call *ast.CallExpr
 }
 
 // Jitted is a jit.Jit call whose result is kept in a variable (or called at once).
@@ -39,12 +58,20 @@ type Jitted struct {
 	Call *ast.CallExpr
 	// Var is the variable that holds the result (nil when called at once).
 	Var types.Object
-	// Target is the traced function when it is in this package (or nil).
+	// Target is the traced function when it is in this package and the
+	// only one the argument can hold (or nil).
 	Target *Func
+	// Targets are all the functions of this package that the argument can
+	// hold (a table entry jit.Jit(table[k]) can hold several).
+	Targets []*Func
 	// TargetObj is the function object passed to jit.Jit (or nil for literals).
 	TargetObj *types.Func
 	// Static are the StaticArgnums indexes.
 	Static []int
+	// StaticKnown is false when the options come from a slice that is not
+	// built in this package (jit.Jit(f, opts...) with opts a parameter):
+	// then Static may miss some static arguments.
+	StaticKnown bool
 	// StaticOpt is the jit.StaticArgnums call (or nil).
 	StaticOpt *ast.CallExpr
 	// Calls are the f.Call(...) calls of the jitted function.
@@ -106,10 +133,31 @@ type Result struct {
 	// External are the calls into other packages from traced code.
 	External []*ExternalCall
 
+	// mu serialises the queries below, which fill the memo maps lazily:
+	// the analyzers of a suite share one Result and may run concurrently.
+	mu sync.Mutex
+
 	tainted map[types.Object]bool
 	byNode  map[ast.Node]*Func
+	dead    map[ast.Node]bool // statements that never run while tracing (guard.go)
+	pkg     *types.Package
 	decls   map[*types.Func]*ast.FuncDecl
-	lits    map[types.Object]*ast.FuncLit
+
+	// Function values (see funcs.go): the expressions stored in each
+	// variable, field or table, the tables a range variable walks, what
+	// they resolve to, the implementations of interface methods, and the
+	// closure constructors being resolved.
+	stored    map[types.Object][]ast.Expr
+	aliases   map[types.Object][]types.Object
+	funcs     map[types.Object][]ast.Node
+	impls     map[*types.Func][]ast.Node
+	returning map[ast.Node]bool
+
+	// Staging (see stages.go): operation counts of functions, and the
+	// importer of other packages' StagesFacts (nil without facts).
+	opsMemo    map[ast.Node]int
+	extOps     map[*types.Func]int
+	importFact func(*types.Func, analysis.Fact) bool
 }
 
 // FuncOf returns the traced function for a *ast.FuncDecl or *ast.FuncLit, or nil.
@@ -129,11 +177,15 @@ func (r *Result) File(pos token.Pos) *ast.File {
 // the stack of enclosing nodes (outermost first: fn.Node, then its body
 // and so on; the node itself excluded).
 // Nested function literals that are traced functions of their own are
-// skipped: they are visited as Funcs themselves. visit returns false to
-// skip a node's children.
+// skipped: they are visited as Funcs themselves; so are the statements that
+// never run while tracing (see Dead). visit returns false to skip a node's
+// children.
 func (r *Result) Walk(fn *Func, visit func(n ast.Node, stack []ast.Node) bool) {
 	ast.PreorderStack(fn.Body, []ast.Node{fn.Node}, func(n ast.Node, stack []ast.Node) bool {
 		if lit, ok := n.(*ast.FuncLit); ok && r.byNode[lit] != nil && r.byNode[lit] != fn {
+			return false
+		}
+		if r.dead[n] {
 			return false
 		}
 		return visit(n, stack)
@@ -171,25 +223,40 @@ func (r *Result) PathTo(n ast.Node) []ast.Node {
 	return stack
 }
 
-// StagesOps reports whether n contains a call that stages a jit operation
-// (an Array method other than the static ones and host conversions, or a
-// jit function that computes arrays).
-func (r *Result) StagesOps(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if found || !ok {
-			return !found
-		}
-		if name, _ := ArrayMethod(r.Info, call); name != "" {
-			found = !staticMethods[name] && hostConversions[name] == ""
-		} else if name := JitFunc(r.Info, call); name != "" {
-			found = !nonOps[name]
-		}
-		return !found
-	})
-	return found
+// IsTraced reports whether e, an expression of traced code, holds a traced
+// value. Safe for concurrent use, like the other queries below.
+func (r *Result) IsTraced(e ast.Expr) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.isTraced(e)
 }
 
-// nonOps are the jit functions that do not stage operations.
-var nonOps = map[string]bool{"StaticArgnums": true, "Name": true, "Backend": true, "Spec": true, "DebugPrint": true, "Jit": true, "MakeJaxpr": true}
+// AnyTraced reports whether one of es holds a traced value.
+func (r *Result) AnyTraced(es []ast.Expr) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.anyTraced(es)
+}
+
+// Ops estimates the number of operations that n stages each time it runs:
+// the staging calls it contains, counting a call of a function by that
+// function's own count (loops are counted once; callers multiply by trip
+// counts). Zero means that n stages nothing.
+func (r *Result) Ops(n ast.Node) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ops(n)
+}
+
+// FewValues returns how many distinct values e can take in loop l when
+// that number is small and fixed by the program (see fewValues).
+func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fewValues(l, e)
+}
+
+// StagesOps reports whether n contains a call that stages a jit operation
+// (an Array method other than the static ones and host conversions, or a
+// jit function that computes arrays, or a call of a function that does).
+func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }

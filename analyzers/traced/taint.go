@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 )
 
@@ -31,7 +32,11 @@ func (b *builder) solve() {
 // sweep marks the variables of fn that receive traced values and the
 // functions fn passes traced values to.
 func (b *builder) sweep(fn *Func) {
+	b.markGuards(fn.Body)
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if b.dead[n] {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			if other := b.byNode[n]; other != nil && other != fn {
@@ -49,7 +54,7 @@ func (b *builder) sweep(fn *Func) {
 		case *ast.ValueSpec:
 			b.assign(specNames(n), n.Values)
 		case *ast.RangeStmt:
-			if n.Value != nil && b.IsTraced(n.X) {
+			if n.Value != nil && b.isTraced(n.X) {
 				b.taintLHS(n.Value)
 			}
 		case *ast.CallExpr:
@@ -63,13 +68,13 @@ func (b *builder) sweep(fn *Func) {
 func (b *builder) assign(lhs, rhs []ast.Expr) {
 	if len(lhs) == len(rhs) {
 		for i := range lhs {
-			if b.IsTraced(rhs[i]) {
+			if b.isTraced(rhs[i]) {
 				b.taintLHS(lhs[i])
 			}
 		}
 		return
 	}
-	if len(rhs) == 1 && b.IsTraced(rhs[0]) {
+	if len(rhs) == 1 && b.isTraced(rhs[0]) {
 		for _, l := range lhs {
 			b.taintLHS(l)
 		}
@@ -109,41 +114,74 @@ func RootIdent(e ast.Expr) *ast.Ident {
 	}
 }
 
-// call makes local callees of traced arguments traced and records external ones.
+// call makes the local functions that traced code calls traced (every
+// operation they stage goes into the trace, whatever their arguments), with
+// the parameters that receive traced values traced, and records the calls
+// into other packages with traced arguments.
 func (b *builder) call(in *Func, call *ast.CallExpr) {
-	var params []int
-	for i, a := range call.Args {
-		if b.IsTraced(a) {
-			params = append(params, i)
-		}
-	}
-	if len(params) == 0 || JitFunc(b.Info, call) != "" {
+	if JitFunc(b.Info, call) != "" {
 		return
 	}
 	if name, _ := ArrayMethod(b.Info, call); name != "" {
 		return
 	}
-	node, obj := b.resolveFunc(call.Fun)
-	if node == nil && obj == nil {
-		return
-	}
-	if node != nil {
-		// Argument i is parameter i, for methods too (the receiver is not counted).
-		set := map[int]bool{}
-		for _, p := range params {
-			set[p] = true
+	set := map[int]bool{}
+	var params []int
+	for i, a := range call.Args {
+		if b.isTraced(a) {
+			// Argument i is parameter i, for methods too (the receiver is not counted).
+			set[i] = true
+			params = append(params, i)
 		}
-		why := fmt.Sprintf("%s is traced because traced code calls it here with traced arguments", fnName(node))
-		b.addFunc(node, call.Pos(), why, set, nil)
-		return
 	}
-	if obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()) {
+	nodes, obj := b.callees(call)
+	for _, node := range nodes {
+		why := fmt.Sprintf("%s is traced because traced code calls it here", fnName(node))
+		if len(params) > 0 {
+			why = fmt.Sprintf("%s is traced because traced code calls it here with traced arguments", fnName(node))
+		}
+		fn := b.addFunc(node, call.Pos(), why, set, nil)
+		if !fn.RecvOutlives && b.recvOutlives(in, call) {
+			fn.RecvOutlives = true
+		}
+		if !slices.ContainsFunc(fn.CalledFrom, func(s *CallSite) bool { return s.Call == call }) {
+			fn.CalledFrom = append(fn.CalledFrom, &CallSite{In: in, Call: call})
+		}
+	}
+	if len(nodes) == 0 && obj != nil && obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()) {
 		b.addExternal(call, obj, params, in)
 	}
 }
 
-// IsTraced reports whether e is a traced value.
-func (r *Result) IsTraced(e ast.Expr) bool {
+// recvOutlives reports whether call is a method call whose receiver
+// outlives the trace: a package variable, a variable captured from outside
+// the outermost traced function, or the receiver of a method whose
+// receiver outlives it.
+func (b *builder) recvOutlives(in *Func, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || b.Info.Selections[sel] == nil || b.Info.Selections[sel].Kind() != types.MethodVal {
+		return false
+	}
+	id := RootIdent(sel.X)
+	if id == nil {
+		return false
+	}
+	v, ok := b.Info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil {
+		return false
+	}
+	if v.Parent() == v.Pkg().Scope() {
+		return true
+	}
+	if in.RecvOutlives && in.Recv == v {
+		return true
+	}
+	outer := b.Outermost(call.Pos())
+	return outer != nil && !(outer.Node.Pos() <= v.Pos() && v.Pos() < outer.Node.End())
+}
+
+// isTraced is IsTraced without the lock.
+func (r *Result) isTraced(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.Ident:
 		if obj := r.Info.Uses[e]; obj != nil {
@@ -151,34 +189,34 @@ func (r *Result) IsTraced(e ast.Expr) bool {
 		}
 		return r.tainted[r.Info.Defs[e]]
 	case *ast.ParenExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.StarExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.UnaryExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.BinaryExpr:
-		return r.IsTraced(e.X) || r.IsTraced(e.Y)
+		return r.isTraced(e.X) || r.isTraced(e.Y)
 	case *ast.SelectorExpr:
 		sel := r.Info.Selections[e]
 		if sel == nil {
 			return r.tainted[r.Info.Uses[e.Sel]]
 		}
 		return sel.Kind() == types.FieldVal && !staticField(sel) &&
-			ContainsArray(sel.Obj().Type()) && r.IsTraced(e.X)
+			ContainsArray(sel.Obj().Type()) && r.isTraced(e.X)
 	case *ast.IndexExpr:
 		if tv := r.Info.Types[e]; !tv.IsValue() {
 			return false
 		}
-		return ContainsArray(r.Info.TypeOf(e)) && r.IsTraced(e.X)
+		return ContainsArray(r.Info.TypeOf(e)) && r.isTraced(e.X)
 	case *ast.SliceExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.TypeAssertExpr:
-		return r.IsTraced(e.X)
+		return r.isTraced(e.X)
 	case *ast.KeyValueExpr:
-		return r.IsTraced(e.Value)
+		return r.isTraced(e.Value)
 	case *ast.CompositeLit:
 		for _, elt := range e.Elts {
-			if r.IsTraced(elt) {
+			if r.isTraced(elt) {
 				return true
 			}
 		}
@@ -191,38 +229,40 @@ func (r *Result) IsTraced(e ast.Expr) bool {
 // callTraced reports whether a call gives a traced value.
 func (r *Result) callTraced(call *ast.CallExpr) bool {
 	if tv := r.Info.Types[call.Fun]; tv.IsType() {
-		return len(call.Args) == 1 && r.IsTraced(call.Args[0])
+		return len(call.Args) == 1 && r.isTraced(call.Args[0])
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, builtin := r.Info.Uses[id].(*types.Builtin); builtin {
-			return id.Name == "append" && r.AnyTraced(call.Args)
+			return id.Name == "append" && r.anyTraced(call.Args)
 		}
 	}
-	if name, recv := ArrayMethod(r.Info, call); name != "" {
-		if staticMethods[name] || hostConversions[name] != "" {
-			return false
-		}
-		return r.IsTraced(recv) || r.AnyTraced(call.Args)
+	// Omnistaging: inside a trace every jit operation is staged, also on
+	// concrete, captured or global arrays, so its result is traced.
+	if name, _ := ArrayMethod(r.Info, call); name != "" {
+		return stagingMethods[name]
 	}
 	t := r.Info.TypeOf(call)
 	if t == nil || !(ContainsArray(t) || types.IsInterface(t)) {
 		return false
 	}
-	if r.AnyTraced(call.Args) {
+	if name := JitFunc(r.Info, call); name != "" {
+		return stagingFuncs[name] && !concreteCall(name, call)
+	}
+	if r.anyTraced(call.Args) || r.callOps(call) > 0 {
 		return true
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if s := r.Info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-			return r.IsTraced(sel.X)
+			return r.isTraced(sel.X)
 		}
 	}
 	return false
 }
 
-// AnyTraced reports whether one of es holds a traced value.
-func (r *Result) AnyTraced(es []ast.Expr) bool {
+// anyTraced is AnyTraced without the lock.
+func (r *Result) anyTraced(es []ast.Expr) bool {
 	for _, e := range es {
-		if r.IsTraced(e) {
+		if r.isTraced(e) {
 			return true
 		}
 	}
@@ -242,7 +282,7 @@ func staticField(sel *types.Selection) bool {
 			return false
 		}
 		if k == len(idx)-1 {
-			return isStaticTag(st.Tag(i))
+			return IsStaticTag(st.Tag(i))
 		}
 		t = st.Field(i).Type()
 	}

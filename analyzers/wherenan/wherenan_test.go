@@ -9,9 +9,9 @@ import (
 )
 
 func TestWhereNaN(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), wherenan.Analyzer, "wherenan/a")
+	analysistest.Run(t, fixturetest.Dir(t), wherenan.Analyzer, "./wherenan/a")
 }
 
 func TestWhereNaNFixes(t *testing.T) {
-	fixturetest.Fixes(t, wherenan.Analyzer, "wherenan/a", 5)
+	fixturetest.Fixes(t, wherenan.Analyzer, "./wherenan/a", 5)
 }

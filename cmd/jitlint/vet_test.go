@@ -19,6 +19,7 @@ func TestParseVetFlags(t *testing.T) {
 		{[]string{"-json", "-staticargs=false"}, n - 1},
 		{[]string{"-tracedbool", "-traceeffect=true"}, 2},
 		{[]string{"-unrolledloop.max=64", "-c=2"}, n},
+		{[]string{"-directive=false"}, n - 1},
 	} {
 		all := analyzers.All()
 		_, run, err := parseVetFlags(all, tc.args)
