@@ -4,6 +4,6 @@ go 1.26.0
 
 require github.com/jitlint/jitlint v0.0.0
 
-require github.com/ebitengine/purego v0.11.3 // indirect
+require golang.org/x/sys v0.49.0 // indirect
 
 replace github.com/jitlint/jitlint => ../
