@@ -119,6 +119,7 @@ func TestVmapAxesPytreesAndNesting(t *testing.T) {
 // on f32[10] (jax-ml/jax#3103; typed literals as JAX ≥ 0.6.1 prints them).
 func TestVmapCondJaxpr(t *testing.T) {
 	f := func(x jit.Array) jit.Array {
+		//jitlint:ignore batchedcond the test pins the jaxpr of exactly this batched cond
 		return jit.Cond(x.Gt(0), jit.Array.Sin, func(jit.Array) jit.Array { return jit.Zeros(jit.Float32) }, x)
 	}
 	cj, err := jit.MakeJaxpr(jit.Vmap(f))(jit.Spec(jit.Float32, 10))
@@ -147,6 +148,7 @@ func TestVmapCondJaxpr(t *testing.T) {
 // jitted function), and Grad of a Vmap'd function.
 func TestVmapOfGrad(t *testing.T) {
 	loss := func(w, x jit.Array) jit.Array {
+		//jitlint:ignore batchedcond the test checks gradients through a batched cond
 		return jit.Cond(x.Sum().Gt(0), func(v jit.Array) jit.Array { return v.Mul(w).Sin().Sum() }, func(v jit.Array) jit.Array { return v.Mul(w).Mul(w).Sum() }, x)
 	}
 	w := jit.FromSlice([]float32{0.5, -1})

@@ -37,7 +37,7 @@ var hostConversions = map[string]string{
 var stagingFuncs = map[string]bool{
 	"Arange": true, "Concatenate": true, "Cond": true, "DebugPrint": true, "ForiLoop": true, "FromSlice": true, "Full": true, "Ones": true,
 	"PadTo": true, "Relu": true, "Scalar": true, "Scan": true, "ScanN": true, "Softplus": true, "Switch": true, "Where": true,
-	"WhileLoop": true, "Zeros": true,
+	"WhileLoop": true, "Zeros": true, "StopGradient": true,
 }
 
 // stagingMethods are the Array methods that stage an operation inside a trace.
@@ -59,6 +59,7 @@ var nonOpMethods = map[string]bool{"BlockUntilReady": true, "IsTracer": true}
 var nonOps = map[string]bool{
 	"Backend": true, "BackendError": true, "ClearCaches": true, "DefaultBackend": true, "Devices": true, "Jit": true, "MakeJaxpr": true, "Name": true,
 	"Reverse": true, "SetExplainCacheMisses": true, "SetLogCompiles": true, "SetLogOutput": true, "Spec": true, "StaticArgnums": true, "Unroll": true,
+	"Vmap": true, "Grad": true, "ValueAndGrad": true, "InAxes": true, "OutAxes": true, "Argnums": true,
 }
 
 // tracingEntryPoints are the jit functions whose function arguments are traced.

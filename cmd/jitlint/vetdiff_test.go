@@ -20,33 +20,21 @@ var vetFixtures = map[string][]string{
 	"staticargs":   {"a", "hoist"},
 	"tracedbool":   {"a", "cross", "helpers"},
 	"traceeffect":  {"a", "cross", "fixone", "helpers"},
-	"unrolledloop": {"a"},
+	"unrolledloop": {"a", "ops"},
 }
 
-// fixtureWorkspace lays the fixtures out under a new directory and returns
-// it with the environment for go commands there (the workspace, offline).
+// fixtureWorkspace lays the fixtures out as one module (fixtureModule,
+// type-checked against this checkout's jit) and returns it with the
+// environment for go commands there (offline).
 func fixtureWorkspace(t *testing.T) (string, []string) {
 	t.Helper()
-	src := filepath.Join(moduleRoot(t), "testdata", "src")
-	tmp := t.TempDir()
-	copyDir(t, filepath.Join(src, "github.com", "jitlint", "jitlint", "jit"), filepath.Join(tmp, "jitstub", "jit"))
-	work := "go 1.26\n\nuse ./jitstub\n"
-	files := map[string]string{"jitstub/go.mod": "module github.com/jitlint/jitlint\n\ngo 1.26\n"}
-	for mod, pkgs := range vetFixtures {
-		for _, p := range pkgs {
-			copyDir(t, filepath.Join(src, mod, p), filepath.Join(tmp, mod, p))
-		}
-		files[mod+"/go.mod"] = "module " + mod + "\n\ngo 1.26\n"
-		work += "use ./" + mod + "\n"
-	}
-	files["go.work"] = work
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(tmp, filepath.FromSlash(name)), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
+	var pkgs []string
+	for mod, ps := range vetFixtures {
+		for _, p := range ps {
+			pkgs = append(pkgs, mod+"/"+p)
 		}
 	}
-	env := append(os.Environ(), "GOWORK="+filepath.Join(tmp, "go.work"), "GOPROXY=off", "GOFLAGS=-buildvcs=false")
-	return tmp, env
+	return fixtureModule(t, pkgs...), append(offline(), "GOFLAGS=-mod=mod -buildvcs=false")
 }
 
 // vetTool is one go vet driver of the analyzers: a tool and its environment.
@@ -146,7 +134,7 @@ func TestVetDriverMatchesUnitchecker(t *testing.T) {
 			vetJSON(t, goVet(t, tool, root, os.Environ(), "-json", "./"+codelab))
 		if i == 0 {
 			first = got
-			for _, want := range []string{`"suggested_fixes"`, `"related"`, `"tracedbool/cross"`, `"staticargs/hoist"`, codelab} {
+			for _, want := range []string{`"suggested_fixes"`, `"related"`, `/tracedbool/cross"`, `/staticargs/hoist"`, codelab} {
 				if !strings.Contains(got, want) {
 					t.Fatalf("%s: the findings lack %s, which the comparison needs:\n%s", tool.name, want, got)
 				}

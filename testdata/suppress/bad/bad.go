@@ -16,7 +16,7 @@ var f = jit.Jit(F)
 // G has directives that are wrong in other ways.
 func G(x jit.Array) jit.Array {
 	y := x.Add(1) //jitlint:ignore tracedbool nothing to suppress here // want `//jitlint:ignore tracedbool suppresses nothing: tracedbool reports no finding on line 18`
-	//jitlint:ignore tracedbol typo in the name // want `names the unknown analyzer "tracedbol" \(known: tracedbool, unrolledloop, staticargs, shapechurn, traceeffect, directive\)`
+	//jitlint:ignore tracedbol typo in the name // want `names the unknown analyzer "tracedbol" \(known: tracedbool, unrolledloop, staticargs, shapechurn, traceeffect, wherenan, batchedcond, directive\)`
 	y = y.Neg()
 	//jitlint:ignore // want `//jitlint:ignore names no analyzer`
 	y = y.Mul(2)
