@@ -65,7 +65,16 @@ type storedDiag struct {
 // quickFix is one SuggestedFix converted to LSP edits.
 type quickFix struct {
 	title string
-	edits map[protocol.DocumentURI][]protocol.TextEdit
+	edits map[protocol.DocumentURI][]fixEdit
+}
+
+// fixEdit is one edit of a quick fix.
+type fixEdit struct {
+	protocol.TextEdit
+	// snippet is the new text as an LSP snippet with placeholders for the
+	// user to fill in ("" when the edit has none); NewText is the same
+	// text with the placeholders' defaults, for clients without snippets.
+	snippet string
 }
 
 func newDiagnoser(s *Server) *diagnoser {
@@ -196,15 +205,9 @@ func (d *diagnoser) run(dir string, gen uint64) {
 // publish sends one file's diagnostics ([] rather than null to clear),
 // with the document version they were computed for (-1: none).
 func (d *diagnoser) publish(u protocol.DocumentURI, list []storedDiag, version int32) {
-	ds := make([]protocol.Diagnostic, 0, len(list))
-	for _, sd := range list {
-		ds = append(ds, sd.diag)
-	}
-	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: ds}
-	if version >= 0 {
-		p.Version = uint32(version)
-	}
-	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, p)
+	caps := d.s.caps()
+	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: u, Diagnostics: caps.diagnostics(u, list), Version: caps.publishVersion(version)})
 }
 
 // analyze loads (or reuses) dir's dependency universe, type-checks the
@@ -369,7 +372,7 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 	}
 	sd := storedDiag{diag: diag, version: r.version(fset.Position(ad.Pos).Filename)}
 	for _, fix := range ad.SuggestedFixes {
-		qf := quickFix{title: fix.Message, edits: map[protocol.DocumentURI][]protocol.TextEdit{}}
+		qf := quickFix{title: fix.Message, edits: map[protocol.DocumentURI][]fixEdit{}}
 		for _, te := range fix.TextEdits {
 			end := te.End
 			if !end.IsValid() {
@@ -380,7 +383,7 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 				qf.edits = nil
 				break
 			}
-			qf.edits[eu] = append(qf.edits[eu], protocol.TextEdit{Range: er, NewText: string(te.NewText)})
+			qf.edits[eu] = append(qf.edits[eu], fixEdit{TextEdit: protocol.TextEdit{Range: er, NewText: string(te.NewText)}})
 		}
 		if len(qf.edits) > 0 {
 			sd.fixes = append(sd.fixes, qf)

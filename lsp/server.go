@@ -65,12 +65,6 @@ type Server struct {
 	previews *previewer
 }
 
-// clientCaps holds the client capabilities the server acts on.
-type clientCaps struct {
-	workDoneProgress bool
-	codeLensRefresh  bool
-}
-
 // lifecycle is the LSP session state.
 type lifecycle int
 
