@@ -187,6 +187,10 @@ func (d *diagnoser) run(dir string, gen uint64) {
 		ds.published[u] = true
 	}
 	d.mu.Unlock()
+	if d.s.caps().pullDiagnostics {
+		d.s.refreshDiagnostics()
+		return
+	}
 	for u, list := range res.diags {
 		d.publish(u, list, res.versionOf(u))
 	}

@@ -54,7 +54,8 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 				"change":    protocol.TextDocumentSyncKindIncremental,
 				"save":      map[string]any{"includeText": false},
 			},
-			"hoverProvider": true,
+			"hoverProvider":      true,
+			"diagnosticProvider": diagnosticProvider,
 			"codeActionProvider": map[string]any{
 				"codeActionKinds": []protocol.CodeActionKind{protocol.QuickFix},
 			},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -212,6 +213,14 @@ func (c *Client) wait(pred func(Message) bool, remove bool) (Message, error) {
 		}
 		c.mu.Lock()
 	}
+}
+
+// Has reports whether a message received so far matches pred (without
+// waiting for more).
+func (c *Client) Has(pred func(Message) bool) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.ContainsFunc(c.msgs, pred)
 }
 
 // Clear forgets the messages received so far.
