@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -17,6 +18,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
 )
 
 // How the server analyses a package (see bench/RESULTS.md for the numbers
@@ -215,38 +218,51 @@ type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
-// runAnalyzers runs analyzers on pkg and returns their diagnostics. A panic
-// in an analyzer (or checker's panic on a malformed fix) becomes an error.
-func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags []analyzerDiagnostic, err error) {
+// runAnalyzers runs analyzers on pkg and returns their diagnostics and
+// the traced analyzer's result (computed here when the analyzers do not
+// include it). A panic in an analyzer (or checker's panic on a malformed
+// fix) becomes an error.
+func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags []analyzerDiagnostic, tr *traced.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("an analyzer panicked on %s: %v\n%s", pkg.PkgPath, r, debug.Stack())
 		}
 	}()
-	if len(analyzers) == 0 {
-		return nil, nil
-	}
-	graph, err := checker.Analyze(analyzers, []*packages.Package{pkg}, &checker.Options{Sequential: true})
-	if err != nil {
-		return nil, err
-	}
-	var errs []string
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			if !pkg.IllTyped {
-				errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
+	found := false
+	if len(analyzers) > 0 {
+		graph, err := checker.Analyze(analyzers, []*packages.Package{pkg}, &checker.Options{Sequential: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		var errs []string
+		for act := range graph.All() {
+			if act.Package == pkg && act.Analyzer.ResultType == tracedResultType && act.Err == nil {
+				tr, found = act.Result.(*traced.Result), true
 			}
-			continue
 		}
-		for _, d := range act.Diagnostics {
-			diags = append(diags, analyzerDiagnostic{analyzer: act.Analyzer, Diagnostic: d})
+		for _, act := range graph.Roots {
+			if act.Err != nil {
+				if !pkg.IllTyped {
+					errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
+				}
+				continue
+			}
+			for _, d := range act.Diagnostics {
+				diags = append(diags, analyzerDiagnostic{analyzer: act.Analyzer, Diagnostic: d})
+			}
+		}
+		if len(errs) > 0 {
+			err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
 		}
 	}
-	if len(errs) > 0 {
-		err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
+	if !found && pkg.Types != nil {
+		tr = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo)
 	}
-	return diags, err
+	return diags, tr, err
 }
+
+// tracedResultType is the result type of the traced analyzer.
+var tracedResultType = reflect.TypeOf((*traced.Result)(nil))
 
 // analyzerDiagnostic is a diagnostic with the analyzer that reported it.
 type analyzerDiagnostic struct {

@@ -271,7 +271,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	if pkg := res.pp.pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
 		d.s.logf("jitls: %s has type errors, so analyzers that need well-typed code are skipped until they are fixed (first: %v)", dir, pkg.TypeErrors[0])
 	}
-	found, err := runAnalyzers(analyzers, res.pp.pkg)
+	found, tr, err := runAnalyzers(analyzers, res.pp.pkg)
 	if err != nil {
 		res.err = err
 	}
@@ -283,7 +283,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], sd)
 		}
 	}
-	traced, problems := scanTraced(res.pp.pkg)
+	traced, problems := scanTraced(res.pp.pkg, tr)
 	res.traced = traced
 	for _, p := range problems {
 		m := res.mappers[p.at.file]
