@@ -121,7 +121,9 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 			tf.refs = append(tf.refs, mkSpan(id))
 		}
 	}
-	slices.SortFunc(out, func(a, b *tracedFunc) int { return cmp.Or(strings.Compare(a.file, b.file), a.nameSpan.start-b.nameSpan.start) })
+	slices.SortFunc(out, func(a, b *tracedFunc) int {
+		return cmp.Or(strings.Compare(a.file, b.file), a.nameSpan.start-b.nameSpan.start)
+	})
 	var problems []directiveProblem
 	for _, tf := range out {
 		problems = append(problems, bindSignature(tf, decls[tf], fset)...)
