@@ -230,17 +230,21 @@ func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags 
 	}()
 	found := false
 	if len(analyzers) > 0 {
-		graph, err := checker.Analyze(analyzers, []*packages.Package{pkg}, &checker.Options{Sequential: true})
+		// The traced analyzer is made a root too: checker keeps only the
+		// roots' results.
+		roots := slices.Clone(analyzers)
+		if t := tracedAnalyzer(analyzers); t != nil && !slices.Contains(roots, t) {
+			roots = append(roots, t)
+		}
+		graph, err := checker.Analyze(roots, []*packages.Package{pkg}, &checker.Options{Sequential: true})
 		if err != nil {
 			return nil, nil, err
 		}
 		var errs []string
-		for act := range graph.All() {
-			if act.Package == pkg && act.Analyzer.ResultType == tracedResultType && act.Err == nil {
+		for _, act := range graph.Roots {
+			if act.Analyzer.ResultType == tracedResultType && act.Err == nil {
 				tr, found = act.Result.(*traced.Result), true
 			}
-		}
-		for _, act := range graph.Roots {
 			if act.Err != nil {
 				if !pkg.IllTyped {
 					errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
@@ -263,6 +267,20 @@ func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags 
 
 // tracedResultType is the result type of the traced analyzer.
 var tracedResultType = reflect.TypeOf((*traced.Result)(nil))
+
+// tracedAnalyzer returns the traced analyzer the analyzers require (or
+// are), or nil.
+func tracedAnalyzer(analyzers []*analysis.Analyzer) *analysis.Analyzer {
+	for _, a := range analyzers {
+		if a.ResultType == tracedResultType {
+			return a
+		}
+		if t := tracedAnalyzer(a.Requires); t != nil {
+			return t
+		}
+	}
+	return nil
+}
 
 // analyzerDiagnostic is a diagnostic with the analyzer that reported it.
 type analyzerDiagnostic struct {
