@@ -19,8 +19,9 @@ const docsBase = "https://pkg.go.dev/github.com/jitlint/jitlint/analyzers/"
 // directiveDocs documents the //jit:args directive.
 const directiveDocs = "https://github.com/jitlint/jitlint/blob/main/docs/editors.md#the-jitargs-directive"
 
-// diagnoser runs analyses per package directory: debounced, one at a time
-// per directory, dropping results that a newer edit has superseded.
+// diagnoser runs analyses per package directory: at once (or debounced,
+// see Options.DiagnosticsDelay), one at a time per directory, abandoning
+// work that a newer edit has superseded.
 type diagnoser struct {
 	s *Server
 
@@ -116,6 +117,12 @@ func (d *diagnoser) schedule(dir string) {
 	gen := ds.gen
 	if ds.timer != nil {
 		ds.timer.Stop()
+	}
+	if d.s.opts.DiagnosticsDelay <= 0 {
+		// Older runs waiting for the directory return at once, and a
+		// running one stops at its next check of current.
+		go d.run(dir, gen)
+		return
 	}
 	ds.timer = time.AfterFunc(d.s.opts.DiagnosticsDelay, func() { d.run(dir, gen) })
 }
@@ -257,6 +264,9 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 		}
 		res.pp, res.uni = pp, u
 		break
+	}
+	if !d.current(dir, gen) {
+		return nil
 	}
 	for path, content := range res.pp.contents {
 		if d := docs[path]; d != nil { // content is d.text
