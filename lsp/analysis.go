@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -17,6 +18,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
 )
 
 // How the server analyses a package (see bench/RESULTS.md for the numbers
@@ -215,37 +218,68 @@ type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
-// runAnalyzers runs analyzers on pkg and returns their diagnostics. A panic
-// in an analyzer (or checker's panic on a malformed fix) becomes an error.
-func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags []analyzerDiagnostic, err error) {
+// runAnalyzers runs analyzers on pkg and returns their diagnostics and
+// the traced analyzer's result (computed here when the analyzers do not
+// include it). A panic in an analyzer (or checker's panic on a malformed
+// fix) becomes an error.
+func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags []analyzerDiagnostic, tr *traced.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("an analyzer panicked on %s: %v\n%s", pkg.PkgPath, r, debug.Stack())
 		}
 	}()
-	if len(analyzers) == 0 {
-		return nil, nil
-	}
-	graph, err := checker.Analyze(analyzers, []*packages.Package{pkg}, &checker.Options{Sequential: true})
-	if err != nil {
-		return nil, err
-	}
-	var errs []string
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			if !pkg.IllTyped {
-				errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
+	found := false
+	if len(analyzers) > 0 {
+		// The traced analyzer is made a root too: checker keeps only the
+		// roots' results.
+		roots := slices.Clone(analyzers)
+		if t := tracedAnalyzer(analyzers); t != nil && !slices.Contains(roots, t) {
+			roots = append(roots, t)
+		}
+		graph, err := checker.Analyze(roots, []*packages.Package{pkg}, &checker.Options{Sequential: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		var errs []string
+		for _, act := range graph.Roots {
+			if act.Analyzer.ResultType == tracedResultType && act.Err == nil {
+				tr, found = act.Result.(*traced.Result), true
 			}
-			continue
+			if act.Err != nil {
+				if !pkg.IllTyped {
+					errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
+				}
+				continue
+			}
+			for _, d := range act.Diagnostics {
+				diags = append(diags, analyzerDiagnostic{analyzer: act.Analyzer, Diagnostic: d})
+			}
 		}
-		for _, d := range act.Diagnostics {
-			diags = append(diags, analyzerDiagnostic{analyzer: act.Analyzer, Diagnostic: d})
+		if len(errs) > 0 {
+			err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
 		}
 	}
-	if len(errs) > 0 {
-		err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
+	if !found && pkg.Types != nil {
+		tr = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo)
 	}
-	return diags, err
+	return diags, tr, err
+}
+
+// tracedResultType is the result type of the traced analyzer.
+var tracedResultType = reflect.TypeOf((*traced.Result)(nil))
+
+// tracedAnalyzer returns the traced analyzer the analyzers require (or
+// are), or nil.
+func tracedAnalyzer(analyzers []*analysis.Analyzer) *analysis.Analyzer {
+	for _, a := range analyzers {
+		if a.ResultType == tracedResultType {
+			return a
+		}
+		if t := tracedAnalyzer(a.Requires); t != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 // analyzerDiagnostic is a diagnostic with the analyzer that reported it.

@@ -42,10 +42,7 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 // refreshCodeLenses asks the client to re-request lenses (LSP 3.16), so
 // that a measured cost shows in the lens title.
 func (s *Server) refreshCodeLenses() {
-	s.mu.Lock()
-	ok := s.clientCaps.codeLensRefresh
-	s.mu.Unlock()
-	if !ok {
+	if !s.caps().codeLensRefresh {
 		return
 	}
 	go func() {

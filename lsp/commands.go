@@ -27,12 +27,14 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 	}
 	var mode previewMode
 	switch p.Command {
+	case CommandApplyFix:
+		return s.applyFix(ctx, p.Arguments)
 	case CommandShowJaxpr:
 		mode = modeJaxpr
 	case CommandMeasureCompileCost:
 		mode = modeMeasure
 	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; jitls provides %s and %s", p.Command, CommandShowJaxpr, CommandMeasureCompileCost)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; jitls provides %s, %s and %s", p.Command, CommandShowJaxpr, CommandMeasureCompileCost, CommandApplyFix)
 	}
 	var arg commandArg
 	if len(p.Arguments) != 1 || json.Unmarshal(p.Arguments[0], &arg) != nil || arg.URI == "" || arg.Function == "" {
@@ -68,4 +70,24 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 	s.refreshCodeLenses()
 	return map[string]any{"function": tf.name, "signature": tf.signature(), "backend": r.Backend, "device": r.Device,
 		"traceMs": r.TraceMs, "lowerMs": r.LowerMs, "compileMs": r.CompileMs, "firstCallMs": r.FirstCallMs, "cachedCallMs": r.CachedCallMs}, nil
+}
+
+// applyFix asks the client to apply the workspace edit of a quick fix
+// offered as a command.
+func (s *Server) applyFix(ctx context.Context, args []json.RawMessage) (any, error) {
+	var edit json.RawMessage
+	if len(args) != 1 || json.Unmarshal(args[0], &edit) != nil || len(edit) == 0 || edit[0] != '{' {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument, a WorkspaceEdit", CommandApplyFix)
+	}
+	var res struct {
+		Applied       bool   `json:"applied"`
+		FailureReason string `json:"failureReason"`
+	}
+	if _, err := s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": "jitls quick fix", "edit": edit}, &res); err != nil {
+		return nil, jsonrpc2.Errorf(errRequestFailed, "workspace/applyEdit: %v", err)
+	}
+	if !res.Applied {
+		return nil, jsonrpc2.Errorf(errRequestFailed, "the editor did not apply the quick fix: %s", res.FailureReason)
+	}
+	return nil, nil
 }

@@ -19,8 +19,9 @@ const docsBase = "https://pkg.go.dev/github.com/jitlint/jitlint/analyzers/"
 // directiveDocs documents the //jit:args directive.
 const directiveDocs = "https://github.com/jitlint/jitlint/blob/main/docs/editors.md#the-jitargs-directive"
 
-// diagnoser runs analyses per package directory: debounced, one at a time
-// per directory, dropping results that a newer edit has superseded.
+// diagnoser runs analyses per package directory: at once (or debounced,
+// see Options.DiagnosticsDelay), one at a time per directory, abandoning
+// work that a newer edit has superseded.
 type diagnoser struct {
 	s *Server
 
@@ -65,7 +66,16 @@ type storedDiag struct {
 // quickFix is one SuggestedFix converted to LSP edits.
 type quickFix struct {
 	title string
-	edits map[protocol.DocumentURI][]protocol.TextEdit
+	edits map[protocol.DocumentURI][]fixEdit
+}
+
+// fixEdit is one edit of a quick fix.
+type fixEdit struct {
+	protocol.TextEdit
+	// snippet is the new text as an LSP snippet with placeholders for the
+	// user to fill in ("" when the edit has none); NewText is the same
+	// text with the placeholders' defaults, for clients without snippets.
+	snippet string
 }
 
 func newDiagnoser(s *Server) *diagnoser {
@@ -107,6 +117,12 @@ func (d *diagnoser) schedule(dir string) {
 	gen := ds.gen
 	if ds.timer != nil {
 		ds.timer.Stop()
+	}
+	if d.s.opts.DiagnosticsDelay <= 0 {
+		// Older runs waiting for the directory return at once, and a
+		// running one stops at its next check of current.
+		go d.run(dir, gen)
+		return
 	}
 	ds.timer = time.AfterFunc(d.s.opts.DiagnosticsDelay, func() { d.run(dir, gen) })
 }
@@ -178,6 +194,10 @@ func (d *diagnoser) run(dir string, gen uint64) {
 		ds.published[u] = true
 	}
 	d.mu.Unlock()
+	if d.s.caps().pullDiagnostics {
+		d.s.refreshDiagnostics()
+		return
+	}
 	for u, list := range res.diags {
 		d.publish(u, list, res.versionOf(u))
 	}
@@ -196,15 +216,9 @@ func (d *diagnoser) run(dir string, gen uint64) {
 // publish sends one file's diagnostics ([] rather than null to clear),
 // with the document version they were computed for (-1: none).
 func (d *diagnoser) publish(u protocol.DocumentURI, list []storedDiag, version int32) {
-	ds := make([]protocol.Diagnostic, 0, len(list))
-	for _, sd := range list {
-		ds = append(ds, sd.diag)
-	}
-	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: ds}
-	if version >= 0 {
-		p.Version = uint32(version)
-	}
-	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, p)
+	caps := d.s.caps()
+	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: u, Diagnostics: caps.diagnostics(u, list), Version: caps.publishVersion(version)})
 }
 
 // analyze loads (or reuses) dir's dependency universe, type-checks the
@@ -251,6 +265,9 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 		res.pp, res.uni = pp, u
 		break
 	}
+	if !d.current(dir, gen) {
+		return nil
+	}
 	for path, content := range res.pp.contents {
 		if d := docs[path]; d != nil { // content is d.text
 			res.mappers[path] = d.mapper()
@@ -264,7 +281,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	if pkg := res.pp.pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
 		d.s.logf("jitls: %s has type errors, so analyzers that need well-typed code are skipped until they are fixed (first: %v)", dir, pkg.TypeErrors[0])
 	}
-	found, err := runAnalyzers(analyzers, res.pp.pkg)
+	found, tr, err := runAnalyzers(analyzers, res.pp.pkg)
 	if err != nil {
 		res.err = err
 	}
@@ -276,7 +293,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], sd)
 		}
 	}
-	traced, problems := scanTraced(res.pp.pkg)
+	traced, problems := scanTraced(res.pp.pkg, tr)
 	res.traced = traced
 	for _, p := range problems {
 		m := res.mappers[p.at.file]
@@ -369,7 +386,7 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 	}
 	sd := storedDiag{diag: diag, version: r.version(fset.Position(ad.Pos).Filename)}
 	for _, fix := range ad.SuggestedFixes {
-		qf := quickFix{title: fix.Message, edits: map[protocol.DocumentURI][]protocol.TextEdit{}}
+		qf := quickFix{title: fix.Message, edits: map[protocol.DocumentURI][]fixEdit{}}
 		for _, te := range fix.TextEdits {
 			end := te.End
 			if !end.IsValid() {
@@ -380,7 +397,7 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 				qf.edits = nil
 				break
 			}
-			qf.edits[eu] = append(qf.edits[eu], protocol.TextEdit{Range: er, NewText: string(te.NewText)})
+			qf.edits[eu] = append(qf.edits[eu], fixEdit{TextEdit: protocol.TextEdit{Range: er, NewText: string(te.NewText)}})
 		}
 		if len(qf.edits) > 0 {
 			sd.fixes = append(sd.fixes, qf)

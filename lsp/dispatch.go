@@ -24,6 +24,7 @@ type notificationFunc func(s *Server, ctx context.Context, params json.RawMessag
 var requests = map[string]requestFunc{
 	protocol.MethodTextDocumentCodeAction:  (*Server).codeAction,
 	protocol.MethodTextDocumentCodeLens:    (*Server).codeLens,
+	"textDocument/diagnostic":              (*Server).pullDiagnostics,
 	protocol.MethodTextDocumentHover:       (*Server).hover,
 	protocol.MethodWorkspaceExecuteCommand: (*Server).executeCommand,
 }

@@ -167,7 +167,7 @@ func (b *builder) findRoots() {
 	for _, f := range b.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && hasTracedDirective(fd.Doc) {
-				b.addFunc(fd, fd.Pos(), fd.Name.Name+" is marked //jit:traced", nil, nil)
+				b.addFunc(fd, fd.Pos(), fd.Name.Name+" is marked //jit:traced", nil, nil).Entry = MarkedTraced
 			}
 		}
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
@@ -229,6 +229,9 @@ func (b *builder) entryPoint(call *ast.CallExpr, stack []ast.Node) {
 			switch {
 			case node != nil:
 				fn := b.addFunc(node, call.Pos(), fnName(node)+" is "+why, nil, static)
+				if fn.Entry == "" {
+					fn.Entry = name
+				}
 				if j != nil {
 					j.Target = fn
 					fn.Jitted = append(fn.Jitted, j)

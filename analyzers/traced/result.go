@@ -31,7 +31,14 @@ type Func struct {
 	Static map[*types.Var]int
 	// Jitted is the jit.Jit wrapper that traces this function, if any.
 	Jitted []*Jitted
+	// Entry is what made the function a root of tracing: the jit entry
+	// point it was first given to ("Jit", "MakeJaxpr", "Cond", ...),
+	// MarkedTraced, or "" when traced code passes it traced values.
+	Entry string
 }
+
+// MarkedTraced is Func.Entry for a function marked //jit:traced.
+const MarkedTraced = "//jit:traced"
 
 // Jitted is a jit.Jit call whose result is kept in a variable (or called at once).
 type Jitted struct {

@@ -69,67 +69,44 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 	file := filepath.Join(mod, "big", "big.go")
 	lines := strings.Count(src, "\n")
 
-	fmt.Printf("## Language server (issue 4)\n\n")
+	fmt.Printf("## Language server (issues 4 and 11)\n\n")
 	fmt.Printf("Measured with `go run ./bench/lsp` (edits=%d, alt-edits=%d, rss-edits=%d, hovers=%d) on %s/%s, %d CPUs, %s, %s.\n",
 		edits, altEdits, rssEdits, hovers, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Printf("Package: a generated %d-line package (`big`, 100 traced functions with `//jit:args`) in a module that uses this checkout; the 5 jitlint analyzers.\n\n", lines)
 
-	// 1. jitls: didChange → publishDiagnostics.
-	cmd := exec.Command(filepath.Join(bin, "jitls"), "-logfile", filepath.Join(os.TempDir(), "jitls-bench.log"))
-	cmd.Dir = mod
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	must(cmd.Start())
-	defer cmd.Process.Kill()
-	c := newClient(stdin, stdout)
-	if _, err := c.request("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"allowCodeExecution": true}}); err != nil {
+	// 1. jitls: didChange → publishDiagnostics, with the old strategy (a
+	// 50 ms debounce after each edit) and the current one (analyse at
+	// once, cancel superseded work), each in its own server process.
+	oldSrv, err := startJitls(bin, mod, "50ms")
+	if err != nil {
 		return err
 	}
-	c.Notify("initialized", map[string]any{})
-	uri := "file://" + file
-	t0 := time.Now()
-	c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": src}})
-	if err := c.diagnostics(uri, 1); err != nil {
+	oldFirst, oldLat, err := oldSrv.latency(file, src, edits)
+	oldSrv.close()
+	if err != nil {
 		return err
 	}
-	first := time.Since(t0)
-	text := src
-	version := 1
-	edit := func() (time.Duration, error) {
-		version++
-		// Toggle one literal inside a traced function (an incremental change).
-		old, repl := "0.5", "0.7"
-		if version%2 == 1 {
-			old, repl = "0.7", "0.5"
-		}
-		i := strings.Index(text, old)
-		line := strings.Count(text[:i], "\n")
-		col := i - strings.LastIndex(text[:i], "\n") - 1
-		text = text[:i] + repl + text[i+len(old):]
-		start := time.Now()
-		c.Notify("textDocument/didChange", map[string]any{
-			"textDocument": map[string]any{"uri": uri, "version": version},
-			"contentChanges": []any{map[string]any{
-				"range": map[string]any{"start": map[string]int{"line": line, "character": col}, "end": map[string]int{"line": line, "character": col + 3}},
-				"text":  repl}},
-		})
-		err := c.diagnostics(uri, version)
-		return time.Since(start), err
+	srv, err := startJitls(bin, mod, "0")
+	if err != nil {
+		return err
 	}
-	var lat []time.Duration
-	for range edits {
-		d, err := edit()
-		if err != nil {
-			return err
-		}
-		lat = append(lat, d)
+	defer srv.cmd.Process.Kill()
+	first, lat, err := srv.latency(file, src, edits)
+	if err != nil {
+		return err
 	}
+	c, cmd, uri := srv.c, srv.cmd, "file://"+file
 	fmt.Printf("### Diagnostics latency after `didChange` (%d-line package)\n\n", lines)
 	fmt.Printf("| strategy | first load | p50 | p95 | edits |\n|---|---|---|---|---|\n")
-	fmt.Printf("| jitls (dependency types loaded once, edited package re-type-checked in process, `checker.Analyze`; includes the 50 ms debounce) | %s | %s | %s | %d |\n",
+	fmt.Printf("| jitls, old strategy: 50 ms debounce after each edit (`-diagnostics-delay=50ms`), then re-type-check the edited package against dependency types loaded once, `checker.Analyze` | %s | %s | %s | %d |\n",
+		ms(oldFirst), ms(pct(oldLat, 50)), ms(pct(oldLat, 95)), len(oldLat))
+	fmt.Printf("| jitls, current strategy: analyse at once, an edit during an analysis cancels it at its next step (same caches) | %s | %s | %s | %d |\n",
 		ms(first), ms(pct(lat, 50)), ms(pct(lat, 95)), len(lat))
 
 	// 2. go/packages with an overlay + checker, per edit.
+	if altEdits == 0 {
+		fmt.Println()
+	}
 	var a []time.Duration
 	for i := range altEdits {
 		content := strings.Replace(src, "0.5", fmt.Sprintf("0.%d", 6+i%3), 1)
@@ -144,7 +121,9 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 		}
 		a = append(a, time.Since(start))
 	}
-	fmt.Printf("| go/packages `LoadAllSyntax` + overlay, then `checker.Analyze` (per edit, in process) | – | %s | %s | %d |\n", ms(pct(a, 50)), ms(pct(a, 95)), len(a))
+	if altEdits > 0 {
+		fmt.Printf("| go/packages `LoadAllSyntax` + overlay, then `checker.Analyze` (per edit, in process) | – | %s | %s | %d |\n", ms(pct(a, 50)), ms(pct(a, 95)), len(a))
+	}
 
 	// 3. go vet -vettool=jitlint -overlay -json, per edit.
 	var v []time.Duration
@@ -163,11 +142,13 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 		}
 		v = append(v, time.Since(start))
 	}
-	fmt.Printf("| `go vet -vettool=jitlint -overlay=… -json ./big` (per edit, a process per run) | – | %s | %s | %d |\n\n", ms(pct(v, 50)), ms(pct(v, 95)), len(v))
+	if altEdits > 0 {
+		fmt.Printf("| `go vet -vettool=jitlint -overlay=… -json ./big` (per edit, a process per run) | – | %s | %s | %d |\n\n", ms(pct(v, 50)), ms(pct(v, 95)), len(v))
+	}
 
 	// 4. Hover: cold (builds the harness) and warm (cached).
 	pos := strings.Index(src, "func F7(") + 5
-	hoverParams := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": position(text, pos)}
+	hoverParams := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": position(src, pos)}
 	start := time.Now()
 	m, err := c.request("textDocument/hover", hoverParams)
 	if err != nil {
@@ -206,17 +187,13 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 
 	// 5. RSS after many edits.
 	before := rss(cmd.Process.Pid)
-	for range rssEdits {
-		if _, err := edit(); err != nil {
-			return err
-		}
+	if _, err := srv.edits(rssEdits); err != nil {
+		return err
 	}
 	runtime.GC()
 	after := rss(cmd.Process.Pid)
 	fmt.Printf("### Server memory\n\n| when | RSS |\n|---|---|\n| after the first analyses and hovers | %s |\n| after %d more edits (each analysed and published) | %s |\n\n", before, rssEdits, after)
-	c.request("shutdown", nil)
-	c.Notify("exit", nil)
-	cmd.Wait()
+	srv.close()
 	return nil
 }
 
