@@ -90,9 +90,10 @@ type buildInput struct {
 	key     string
 }
 
-// prepare generates the harness and computes the build key.
-func (p *previewer) prepare(res *pkgResult) (*buildInput, error) {
-	harness, err := generateHarness(res.uni.name, res.pp.pkg.Types, res.traced)
+// prepare generates the harness for funcs (the package's traced functions,
+// or a jaxpr diff's two variants) and computes the build key.
+func (p *previewer) prepare(res *pkgResult, funcs []*tracedFunc) (*buildInput, error) {
+	harness, err := generateHarness(res.uni.name, res.pp.pkg.Types, funcs)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +287,8 @@ func (p *previewer) runBinary(ctx context.Context, dir, bin, fn string, mode pre
 	defer cancel()
 	cmd := exec.CommandContext(rctx, bin, "-test.run", "^"+harnessTest+"$", "-test.count=1")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "JITLS_PREVIEW_FUNC="+fn, "JITLS_PREVIEW_MODE="+string(mode), "JITLS_PREVIEW_OUT="+outFile)
+	// JITLINT_EVENTS is cleared: a preview's compiles are not the user's run.
+	cmd.Env = append(os.Environ(), "JITLS_PREVIEW_FUNC="+fn, "JITLS_PREVIEW_MODE="+string(mode), "JITLS_PREVIEW_OUT="+outFile, "JITLINT_EVENTS=")
 	killGroupOnCancel(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

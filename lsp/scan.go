@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -35,6 +36,7 @@ type tracedFunc struct {
 	args      []argExpr // from the directive, or the f32[8] default
 	defaulted bool      // args are the f32[8] default, not a directive
 	sigErr    string    // why this function cannot be previewed, if it cannot
+	variant   string    // set on a copy traced with other args (a jaxpr diff's side)
 }
 
 // span is a byte range in one file.
@@ -183,19 +185,38 @@ func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []dire
 		de := err.(*directiveError)
 		return []directiveProblem{{at(de.col, len(text)-de.col), de.msg}}
 	}
-	if len(args) != params.Len() {
+	if i, msg := argsMismatch(tf, args, "//jit:args"); msg != "" {
 		tf.sigErr = "its //jit:args directive does not match its parameters"
-		return []directiveProblem{{whole, fmt.Sprintf("//jit:args gives %d argument(s) but %s has %d parameter(s); e.g. //jit:args %s",
-			len(args), tf.name, params.Len(), exampleDirective(params, tf.static))}}
-	}
-	for i, a := range args {
-		if msg := checkArg(a, params.At(i).Type(), slices.Contains(tf.static, i)); msg != "" {
-			tf.sigErr = "its //jit:args directive does not match its parameters"
-			return []directiveProblem{{at(a.col, len(a.String())), fmt.Sprintf("//jit:args argument %d for parameter %s: %s", i+1, params.At(i).Name(), msg)}}
+		if i < 0 {
+			return []directiveProblem{{whole, msg}}
 		}
+		return []directiveProblem{{at(args[i].col, len(args[i].String())), msg}}
 	}
 	tf.args = args
 	return nil
+}
+
+// argsMismatch says why args (from what: "//jit:args", or a signature
+// given to a command) do not fit tf's parameters: the index of the argument
+// at fault (-1 when the count is wrong) and a message; "" when they fit.
+func argsMismatch(tf *tracedFunc, args []argExpr, what string) (int, string) {
+	params := tf.sig.Params()
+	if len(args) != params.Len() {
+		example := exampleDirective(params, tf.static)
+		if strings.HasPrefix(what, "//") {
+			example = what + " " + example
+		} else {
+			example = strconv.Quote(example)
+		}
+		return -1, fmt.Sprintf("%s gives %d argument(s) but %s has %d parameter(s); e.g. %s",
+			what, len(args), tf.name, params.Len(), example)
+	}
+	for i, a := range args {
+		if msg := checkArg(a, params.At(i).Type(), slices.Contains(tf.static, i)); msg != "" {
+			return i, fmt.Sprintf("%s argument %d for parameter %s: %s", what, i+1, params.At(i).Name(), msg)
+		}
+	}
+	return 0, ""
 }
 
 // exampleDirective suggests a directive for a parameter list.

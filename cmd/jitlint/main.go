@@ -9,6 +9,7 @@
 //	jitlint -json ./...                 findings as JSON
 //	jitlint -unrolledloop.max=64 ./...  tune an analyzer; -NAME=false turns one off
 //	go vet -vettool=$(which jitlint) ./...
+//	jitlint jaxpr-diff ./pkg.Func 'f32[4]' 'f32[8]'   diff a function's jaxprs under two signatures
 //
 // Under go vet (a *.cfg argument) it uses its own driver (vet.go): packages
 // that do not import jit are skipped without being read, and the others are
@@ -26,6 +27,9 @@ import (
 )
 
 func main() {
+	if isJaxprDiff(os.Args[1:]) {
+		os.Exit(runJaxprDiff(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	all := analyzers.All()
 	if vetInvocation(os.Args[1:]) {
 		os.Exit(runVet(all, os.Args[1:]))
