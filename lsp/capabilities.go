@@ -50,6 +50,8 @@ type clientCaps struct {
 	workDoneProgress bool
 	// codeLensRefresh: the client accepts workspace/codeLens/refresh.
 	codeLensRefresh bool
+	// inlayHintRefresh: the client accepts workspace/inlayHint/refresh.
+	inlayHintRefresh bool
 }
 
 // wireClientCaps is the part of ClientCapabilities the server reads.
@@ -80,6 +82,9 @@ type wireClientCaps struct {
 		CodeLens struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"codeLens"`
+		InlayHint struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"inlayHint"`
 		Diagnostics struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"diagnostics"`
@@ -112,6 +117,7 @@ func parseClientCaps(raw json.RawMessage) (clientCaps, error) {
 		snippetEdits:       ws.WorkspaceEdit.SnippetEditSupport,
 		workDoneProgress:   w.Window.WorkDoneProgress,
 		codeLensRefresh:    ws.CodeLens.RefreshSupport,
+		inlayHintRefresh:   ws.InlayHint.RefreshSupport,
 	}
 	if td.PublishDiagnostics.TagSupport != nil {
 		c.tags = td.PublishDiagnostics.TagSupport.ValueSet

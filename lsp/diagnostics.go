@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"github.com/jitlint/jitlint/analyzers/traced"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -51,6 +52,7 @@ type pkgResult struct {
 	uni      *universe
 	diags    map[protocol.DocumentURI][]storedDiag
 	traced   []*tracedFunc
+	tr       *traced.Result // the traced analyzer's result (nil without jit)
 	mappers  map[string]*mapper
 	err      error
 	duration time.Duration
@@ -294,7 +296,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 		}
 	}
 	traced, problems := scanTraced(res.pp.pkg, tr)
-	res.traced = traced
+	res.traced, res.tr = traced, tr
 	for _, p := range problems {
 		m := res.mappers[p.at.file]
 		if m == nil {
@@ -310,6 +312,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			},
 		})
 	}
+	d.s.runtime.addDiagnostics(res, docs)
 	return res
 }
 

@@ -26,6 +26,9 @@ var requests = map[string]requestFunc{
 	protocol.MethodTextDocumentCodeLens:    (*Server).codeLens,
 	"textDocument/diagnostic":              (*Server).pullDiagnostics,
 	protocol.MethodTextDocumentHover:       (*Server).hover,
+	"textDocument/inlayHint":               (*Server).inlayHint,
+	"textDocument/semanticTokens/full":     (*Server).semanticTokensFull,
+	"textDocument/semanticTokens/range":    (*Server).semanticTokensRange,
 	protocol.MethodWorkspaceExecuteCommand: (*Server).executeCommand,
 }
 

@@ -31,6 +31,12 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	tf, sp := res.tracedAt(path, off)
 	if tf == nil {
+		if h := s.lineHover(ctx, res, path, off, m); h != nil {
+			return h, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, nil
 	}
 	rng := m.rangeOf(sp.start, sp.end)

@@ -2,11 +2,15 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // JaxprDiff is a traced function's jaxprs under two input signatures and
@@ -171,4 +175,28 @@ func DiffJaxpr(ctx context.Context, dir, function, specA, specB string) (*JaxprD
 			function, u.pkgPath, strings.Join(names, ", "))
 	}
 	return s.diffJaxpr(ctx, res, tf, [2]string{specA, specB})
+}
+
+// diffJaxprCommand carries out jitls.diffJaxpr.
+func (s *Server) diffJaxprCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+	var arg struct {
+		URI        protocol.DocumentURI `json:"uri"`
+		Function   string               `json:"function"`
+		Signatures []string             `json:"signatures"`
+	}
+	if len(args) != 1 || json.Unmarshal(args[0], &arg) != nil || arg.URI == "" || arg.Function == "" || len(arg.Signatures) != 2 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument {\"uri\": \"file:///…\", \"function\": \"Name\", \"signatures\": [\"f32[4]\", \"f32[8]\"]}", CommandDiffJaxpr)
+	}
+	res, tf, err := s.commandTarget(ctx, arg.URI, arg.Function)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.diffJaxpr(ctx, res, tf, [2]string{arg.Signatures[0], arg.Signatures[1]})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, jsonrpc2.NewError(errRequestFailed, err.Error())
+	}
+	return d, nil
 }

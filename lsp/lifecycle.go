@@ -17,6 +17,9 @@ const (
 	// argument) through workspace/applyEdit, for clients that take code
 	// actions only as commands.
 	CommandApplyFix = "jitls.applyFix"
+	// CommandDiffJaxpr traces a function under two signatures and returns
+	// a JaxprDiff; its argument is {"uri", "function", "signatures": [a, b]}.
+	CommandDiffJaxpr = "jitls.diffJaxpr"
 )
 
 // initializeParams is the part of InitializeParams the server reads;
@@ -59,9 +62,11 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 			"codeActionProvider": map[string]any{
 				"codeActionKinds": []protocol.CodeActionKind{protocol.QuickFix},
 			},
-			"codeLensProvider": map[string]any{"resolveProvider": false},
+			"codeLensProvider":       map[string]any{"resolveProvider": false},
+			"inlayHintProvider":      map[string]any{"resolveProvider": false},
+			"semanticTokensProvider": semanticTokensProvider,
 			"executeCommandProvider": map[string]any{
-				"commands": []string{CommandShowJaxpr, CommandMeasureCompileCost, CommandApplyFix},
+				"commands": []string{CommandShowJaxpr, CommandMeasureCompileCost, CommandDiffJaxpr, CommandApplyFix},
 			},
 		},
 		"serverInfo": map[string]any{"name": "jitls", "version": s.opts.Version},

@@ -32,6 +32,7 @@ type previewer struct {
 	results  map[string]*previewResult
 	measured map[string]*previewResult // dir + "\x00" + function → last measurement
 	stopped  bool
+	last     *buildInput // the latest prepare of a package's own functions
 }
 
 // maxBinaries bounds the cached test binaries kept in the temp dir.
@@ -93,6 +94,34 @@ type buildInput struct {
 // prepare generates the harness for funcs (the package's traced functions,
 // or a jaxpr diff's two variants) and computes the build key.
 func (p *previewer) prepare(res *pkgResult, funcs []*tracedFunc) (*buildInput, error) {
+	own := len(funcs) == len(res.traced) && (len(funcs) == 0 || &funcs[0] == &res.traced[0])
+	p.mu.Lock()
+	last := p.last
+	p.mu.Unlock()
+	if own && last != nil && last.res == res {
+		return last, nil
+	}
+	in, err := p.prepareInput(res, funcs)
+	if err == nil && own {
+		p.mu.Lock()
+		p.last = in
+		p.mu.Unlock()
+	}
+	return in, err
+}
+
+// cachedJaxpr returns tf's jaxpr preview for res's current content if it
+// was already computed, nil otherwise; it never builds or runs anything.
+func (p *previewer) cachedJaxpr(res *pkgResult, tf *tracedFunc) (*previewResult, error) {
+	in, err := p.prepare(res, res.traced)
+	if err != nil {
+		return nil, err
+	}
+	return p.cached(in, tf.name, modeJaxpr), nil
+}
+
+// prepareInput generates the harness and hashes what the build depends on.
+func (p *previewer) prepareInput(res *pkgResult, funcs []*tracedFunc) (*buildInput, error) {
 	harness, err := generateHarness(res.uni.name, res.pp.pkg.Types, funcs)
 	if err != nil {
 		return nil, err

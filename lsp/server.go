@@ -65,6 +65,8 @@ type Server struct {
 
 	diags    *diagnoser
 	previews *previewer
+	runtime  *runtimeEvents
+	hints    hintPreviews
 }
 
 // lifecycle is the LSP session state.
@@ -98,6 +100,7 @@ func New(opts Options) *Server {
 	}
 	s.diags = newDiagnoser(s)
 	s.previews = newPreviewer(s)
+	s.runtime = newRuntimeEvents(s)
 	return s
 }
 
@@ -121,6 +124,7 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	s.diags.stop()
 	s.previews.stop()
+	s.runtime.stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range s.inflight {
