@@ -166,14 +166,16 @@ func readLastRun(path string) (*lastRun, error) {
 	return run, nil
 }
 
-// add counts one occurrence of a cause; values are the before and now
-// values (the chain of values is kept for the message).
+// add counts one occurrence of a cause with the before and now values: the
+// values the call site passed in order are the first before and every now.
 func (st *callSiteStats) add(key, what string, values ...string) {
 	c := st.causes[key]
 	if c == nil {
 		c = &cause{what: what}
 		st.causes[key] = c
 		st.order = append(st.order, key)
+	} else if len(values) > 1 {
+		values = values[1:]
 	}
 	c.count++
 	for _, v := range values {
