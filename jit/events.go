@@ -80,7 +80,9 @@ func emitEvent(e *Event) {
 		_, err = f.Write(append(line, '\n'))
 	}
 	if err != nil {
-		eventsWarn.Do(func() { fmt.Fprintf(os.Stderr, "jit: writing an event to %s: %v (later failures are not reported)\n", f.Name(), err) })
+		eventsWarn.Do(func() {
+			fmt.Fprintf(os.Stderr, "jit: writing an event to %s: %v (later failures are not reported)\n", f.Name(), err)
+		})
 	}
 }
 
