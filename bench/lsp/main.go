@@ -2,7 +2,8 @@
 // a ~2000-line package, compared with two other ways of running the same
 // analyzers (go/packages with an overlay + checker, and go vet -vettool
 // with -overlay); hover jaxpr latency warm and cold (against go test -c of
-// the same package); and the server's RSS after many edits. Run from the
+// the same package); inlay hints and semantic tokens on the warm document;
+// and the server's RSS after many edits. Run from the
 // repository root:
 //
 //	go run ./bench/lsp [-edits 40] [-rss-edits 1000]
@@ -185,7 +186,13 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 	fmt.Printf("| `go test -vet=off -c` of the same package with a one-test file, build cache warm (reference) | %s |\n", ms(testC))
 	fmt.Printf("| warm hover p50 / p95 (%d hovers, cached by content hash) | %s / %s |\n\n", len(warm), ms(pct(warm, 50)), ms(pct(warm, 95)))
 
-	// 5. RSS after many edits.
+	// 5. Inlay hints and semantic tokens on the warm document: each
+	// function of bigPackage has 4 hints (x, and y assigned three times).
+	if err := hintsAndTokens(c, uri, lines, 100, 4, hovers); err != nil {
+		return err
+	}
+
+	// 6. RSS after many edits.
 	before := rss(cmd.Process.Pid)
 	if _, err := srv.edits(rssEdits); err != nil {
 		return err
