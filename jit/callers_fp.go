@@ -1,3 +1,5 @@
+//go:build amd64 || arm64
+
 package jit
 
 // fpCallers fills pcs with the return PCs found by following the frame
