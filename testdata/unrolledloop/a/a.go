@@ -15,7 +15,7 @@ var heavy = jit.Jit(Heavy)
 
 // Big has a constant count above the limit.
 func Big(x jit.Array) jit.Array {
-	for i := 0; i < 100; i++ { // want `loop is unrolled into the trace 100 times; trace and compile time grow with the count. Use jit.ScanN or jit.ForiLoop`
+	for i := 0; i < 100; i++ { // want `loop is unrolled into the trace 100 times → about 100 equations; trace and compile time grow with the count. Use jit.ScanN or jit.ForiLoop`
 		x = x.Sin()
 	}
 	for range 64 { // want `unrolled into the trace 64 times`

@@ -35,9 +35,10 @@ func viaMakeJaxpr(x jit.Array) jit.Array {
 
 type model struct{ w jit.Array }
 
-// Apply is traced through the method value model{}.Apply; its receiver is not traced.
+// Apply is traced through the method value model{}.Apply; its receiver is
+// not traced, but the Sum of its array is staged while tracing (omnistaging).
 func (m model) Apply(x jit.Array) jit.Array {
-	if m.w.Sum().Bool() { // the receiver holds concrete arrays: fine
+	if m.w.Sum().Bool() { // want `m.w.Sum\(\).Bool\(\) converts`
 		return x
 	}
 	_ = x.Int32s() // want `x.Int32s\(\) converts`

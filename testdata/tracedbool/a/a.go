@@ -113,11 +113,11 @@ func Eager() {
 // notTraced is never traced: nobody passes it to jit or calls it from traced code.
 func notTraced(x jit.Array) bool { return x.Gt(0).Bool() }
 
-// Constants converts arrays made from constants inside traced code; they
-// are concrete, not traced.
+// Constants converts arrays computed from constants inside traced code:
+// every operation is staged while tracing (omnistaging), so they are traced.
 func Constants(x jit.Array) jit.Array {
 	c := jit.Arange(3, jit.Float32)
-	if c.Sum().Item() > 1 {
+	if c.Sum().Item() > 1 { // want `c.Sum\(\).Item\(\) converts a traced value`
 		return x
 	}
 	return x.Neg()

@@ -2,7 +2,7 @@
 package cross
 
 import (
-	"traceeffect/helpers"
+	"fixtures/traceeffect/helpers"
 
 	"github.com/jitlint/jitlint/jit"
 )
