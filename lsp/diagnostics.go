@@ -11,6 +11,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/jitlint/jitlint/analyzers/suppress"
 )
 
 // docsBase is where diagnostics link when an analyzer has no URL.
@@ -65,8 +67,9 @@ type storedDiag struct {
 
 // quickFix is one SuggestedFix converted to LSP edits.
 type quickFix struct {
-	title string
-	edits map[protocol.DocumentURI][]fixEdit
+	title     string
+	edits     map[protocol.DocumentURI][]fixEdit
+	preferred bool // the analyzer's only suggested fix
 }
 
 // fixEdit is one edit of a quick fix.
@@ -400,8 +403,12 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 			qf.edits[eu] = append(qf.edits[eu], fixEdit{TextEdit: protocol.TextEdit{Range: er, NewText: string(te.NewText)}})
 		}
 		if len(qf.edits) > 0 {
+			qf.preferred = len(ad.SuggestedFixes) == 1
 			sd.fixes = append(sd.fixes, qf)
 		}
+	}
+	if p := fset.Position(ad.Pos); ad.analyzer.Name != suppress.Name {
+		sd.fixes = append(sd.fixes, ignoreFix(ad.analyzer.Name, u, r.mapperFor(p.Filename), p.Offset))
 	}
 	return sd, u, true
 }
