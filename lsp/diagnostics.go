@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -287,6 +288,13 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	found, tr, err := runAnalyzers(analyzers, res.pp.pkg)
 	if err != nil {
 		res.err = err
+	}
+	if x := res.pp.xtest; x != nil && d.current(dir, gen) {
+		xfound, _, err := runAnalyzers(analyzers, x)
+		if err != nil {
+			res.err = errors.Join(res.err, err)
+		}
+		found = append(found, xfound...)
 	}
 	if !d.current(dir, gen) {
 		return nil
