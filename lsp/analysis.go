@@ -17,10 +17,10 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/factpass"
 )
 
 // How the server analyses a package (see bench/RESULTS.md for the numbers
@@ -44,6 +44,9 @@ type universe struct {
 	imports map[string]*packages.Package // import path as written → loaded dependency (of the package, its tests and its external tests)
 	local   []string                     // files of dependencies inside the main module, for fingerprints
 	extra   []string                     // import paths loaded for unsaved buffers
+
+	facts    factpass.Facts       // the dependencies' facts (see factCache.depFacts)
+	factsFor []*analysis.Analyzer // the analyzers facts was computed for
 }
 
 // loadUniverse runs go/packages for the package in dir and its tests,
@@ -208,10 +211,10 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 		}
 		return nil, fmt.Errorf("jitls: no type information for %q (is it a dependency of the module?)", path)
 	}
-	pp.pkg = checkPackage(u, fset, u.pkgPath, u.name, syntax, deps, illFormed)
+	pp.pkg = checkPackage(u.module, u.sizes, fset, u.pkgPath, u.name, syntax, deps, illFormed)
 	if len(xsyntax) > 0 {
 		// The external tests import the package under test as just checked.
-		pp.xtest = checkPackage(u, fset, u.pkgPath+"_test", u.name+"_test", xsyntax, func(path string) (*types.Package, error) {
+		pp.xtest = checkPackage(u.module, u.sizes, fset, u.pkgPath+"_test", u.name+"_test", xsyntax, func(path string) (*types.Package, error) {
 			if path == u.pkgPath {
 				return pp.pkg.Types, nil
 			}
@@ -221,9 +224,9 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 	return pp, nil
 }
 
-// checkPackage type-checks one package's syntax against the dependency
-// types that importPath returns.
-func checkPackage(u *universe, fset *token.FileSet, pkgPath, name string, syntax []*ast.File,
+// checkPackage type-checks one package's syntax (of a package of module,
+// for sizes) against the dependency types that importPath returns.
+func checkPackage(module *packages.Module, sizes types.Sizes, fset *token.FileSet, pkgPath, name string, syntax []*ast.File,
 	importPath func(string) (*types.Package, error), illFormed bool) *packages.Package {
 	info := &types.Info{
 		Types:        map[ast.Expr]types.TypeAndValue{},
@@ -243,15 +246,15 @@ func checkPackage(u *universe, fset *token.FileSet, pkgPath, name string, syntax
 			}
 			return importPath(path)
 		}),
-		Sizes: u.sizes,
+		Sizes: sizes,
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				typeErrs = append(typeErrs, te)
 			}
 		},
 	}
-	if u.module != nil && u.module.GoVersion != "" {
-		conf.GoVersion = "go" + u.module.GoVersion
+	if module != nil && module.GoVersion != "" {
+		conf.GoVersion = "go" + module.GoVersion
 	}
 	tpkg, _ := conf.Check(pkgPath, fset, syntax, info)
 	files := make([]string, len(syntax))
@@ -260,7 +263,7 @@ func checkPackage(u *universe, fset *token.FileSet, pkgPath, name string, syntax
 	}
 	return &packages.Package{
 		ID: pkgPath, Name: name, PkgPath: pkgPath, Fset: fset, Syntax: syntax, Types: tpkg,
-		TypesInfo: info, TypesSizes: u.sizes, Module: u.module, TypeErrors: typeErrs,
+		TypesInfo: info, TypesSizes: sizes, Module: module, TypeErrors: typeErrs,
 		GoFiles: files, CompiledGoFiles: files, Imports: map[string]*packages.Package{},
 		IllTyped: len(typeErrs) > 0 || illFormed,
 	}
@@ -271,69 +274,72 @@ type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
-// runAnalyzers runs analyzers on pkg and returns their diagnostics and
-// the traced analyzer's result (computed here when the analyzers do not
-// include it). A panic in an analyzer (or checker's panic on a malformed
-// fix) becomes an error.
-func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags []analyzerDiagnostic, tr *traced.Result, err error) {
+// analysisRun is the outcome of the analyzers on one package.
+type analysisRun struct {
+	diags    []analyzerDiagnostic
+	traced   *traced.Result    // the traced analyzer's result (nil: the package does not import jit)
+	exported []factpass.Record // the facts the package exported, for its importers
+}
+
+// runAnalyzers runs analyzers on pkg with the facts of its dependencies
+// (deps) and returns their diagnostics, the traced analyzer's result
+// (computed here when the analyzers do not include it) and the package's
+// facts. On an ill-typed package, analyzers without RunDespiteErrors are
+// skipped. A panic in an analyzer becomes an error.
+func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package, deps factpass.Facts) (run analysisRun, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("an analyzer panicked on %s: %v\n%s", pkg.PkgPath, r, debug.Stack())
 		}
 	}()
+	var roots []*analysis.Analyzer
+	for _, a := range analyzers {
+		if !pkg.IllTyped || a.RunDespiteErrors {
+			roots = append(roots, a)
+		}
+	}
 	found := false
-	if len(analyzers) > 0 {
-		// The traced analyzer is made a root too: checker keeps only the
-		// roots' results.
-		roots := slices.Clone(analyzers)
-		if t := tracedAnalyzer(analyzers); t != nil && !slices.Contains(roots, t) {
-			roots = append(roots, t)
-		}
-		graph, err := checker.Analyze(roots, []*packages.Package{pkg}, &checker.Options{Sequential: true})
-		if err != nil {
-			return nil, nil, err
-		}
+	if len(roots) > 0 {
+		unit := &factpass.Unit{Fset: pkg.Fset, Pkg: pkg.Types, Files: pkg.Syntax, Info: pkg.TypesInfo,
+			Sizes: pkg.TypesSizes, Module: analysisModule(pkg.Module), Deps: deps}
+		results := unit.Run(roots)
 		var errs []string
-		for _, act := range graph.Roots {
-			if act.Analyzer.ResultType == tracedResultType && act.Err == nil {
-				tr, found = act.Result.(*traced.Result), true
+		for i, r := range results {
+			if r.Analyzer.ResultType == tracedResultType && r.Err == nil {
+				run.traced, found = r.Value.(*traced.Result), true
 			}
-			if act.Err != nil {
-				if !pkg.IllTyped {
-					errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
-				}
+			if i >= len(roots) { // a prerequisite
 				continue
 			}
-			for _, d := range act.Diagnostics {
-				diags = append(diags, analyzerDiagnostic{analyzer: act.Analyzer, Diagnostic: d})
+			if r.Err != nil {
+				errs = append(errs, fmt.Sprintf("%s: %v", r.Analyzer.Name, r.Err))
+				continue
+			}
+			for _, d := range r.Diagnostics {
+				run.diags = append(run.diags, analyzerDiagnostic{analyzer: r.Analyzer, Diagnostic: d})
 			}
 		}
+		run.exported = unit.Exported
 		if len(errs) > 0 {
 			err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
 		}
 	}
 	if !found && pkg.Types != nil {
-		tr = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo)
+		run.traced = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo)
 	}
-	return diags, tr, err
+	return run, err
+}
+
+// analysisModule is the analysis.Module of a package's module.
+func analysisModule(m *packages.Module) *analysis.Module {
+	if m == nil {
+		return nil
+	}
+	return &analysis.Module{Path: m.Path, Version: m.Version, GoVersion: m.GoVersion}
 }
 
 // tracedResultType is the result type of the traced analyzer.
 var tracedResultType = reflect.TypeOf((*traced.Result)(nil))
-
-// tracedAnalyzer returns the traced analyzer the analyzers require (or
-// are), or nil.
-func tracedAnalyzer(analyzers []*analysis.Analyzer) *analysis.Analyzer {
-	for _, a := range analyzers {
-		if a.ResultType == tracedResultType {
-			return a
-		}
-		if t := tracedAnalyzer(a.Requires); t != nil {
-			return t
-		}
-	}
-	return nil
-}
 
 // analyzerDiagnostic is a diagnostic with the analyzer that reported it.
 type analyzerDiagnostic struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/jitlint/jitlint/analyzers/suppress"
+	"github.com/jitlint/jitlint/internal/factpass"
 )
 
 // docsBase is where diagnostics link when an analyzer has no URL.
@@ -33,6 +35,7 @@ type diagnoser struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	stopped bool
+	facts   *factCache
 }
 
 // dirState is the analysis state of one package directory.
@@ -84,7 +87,7 @@ type fixEdit struct {
 
 func newDiagnoser(s *Server) *diagnoser {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &diagnoser{s: s, dirs: map[string]*dirState{}, ctx: ctx, cancel: cancel}
+	return &diagnoser{s: s, dirs: map[string]*dirState{}, ctx: ctx, cancel: cancel, facts: newFactCache()}
 }
 
 // stop cancels pending work; later schedules are ignored.
@@ -285,16 +288,25 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	if pkg := res.pp.pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
 		d.s.logf("jitls: %s has type errors, so analyzers that need well-typed code are skipped until they are fixed (first: %v)", dir, pkg.TypeErrors[0])
 	}
-	found, tr, err := runAnalyzers(analyzers, res.pp.pkg)
+	deps, err := d.facts.depFacts(res.uni, analyzers)
+	if err != nil {
+		d.s.logf("jitls: %v; cross-package findings are missing until it is fixed", err)
+		deps = factpass.Facts{}
+	}
+	run, err := runAnalyzers(analyzers, res.pp.pkg, deps)
 	if err != nil {
 		res.err = err
 	}
+	found := run.diags
 	if x := res.pp.xtest; x != nil && d.current(dir, gen) {
-		xfound, _, err := runAnalyzers(analyzers, x)
+		// The external tests see the facts of the package under test too.
+		xdeps := maps.Clone(deps)
+		xdeps.Add(run.exported)
+		xrun, err := runAnalyzers(analyzers, x, xdeps)
 		if err != nil {
 			res.err = errors.Join(res.err, err)
 		}
-		found = append(found, xfound...)
+		found = append(found, xrun.diags...)
 	}
 	if !d.current(dir, gen) {
 		return nil
@@ -304,7 +316,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], sd)
 		}
 	}
-	traced, problems := scanTraced(res.pp.pkg, tr)
+	traced, problems := scanTraced(res.pp.pkg, run.traced)
 	res.traced = traced
 	for _, p := range problems {
 		m := res.mappers[p.at.file]

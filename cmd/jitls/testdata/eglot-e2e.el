@@ -16,6 +16,10 @@
 (require 'json)
 (require 'flymake)
 
+;; Previews build the package's tests: far longer than jsonrpc's 10 s
+;; default on a loaded machine.
+(setq jsonrpc-default-request-timeout 300)
+
 (defvar jitls-e2e-result nil "What the test saw, written as JSON at the end.")
 (defun jitls-e2e-put (key value) (push (cons key value) jitls-e2e-result))
 (defun jitls-e2e-wait (pred timeout)
