@@ -24,17 +24,29 @@ func TestSuite(t *testing.T) {
 	if err := analysis.Validate(all); err != nil {
 		t.Fatalf("Validate(All()): %v", err)
 	}
+	checks, directive := all[:len(all)-1], all[len(all)-1]
 	for _, a := range all {
-		if a.URL != "https://github.com/jitlint/jitlint/blob/main/docs/analyzers.md#"+a.Name {
-			t.Errorf("%s: URL = %q", a.Name, a.URL)
+		if a.URL != "https://github.com/jitlint/jitlint/blob/main/docs/analyzers.md#"+a.Name || a.Doc == "" {
+			t.Errorf("%s: URL = %q, want one; Doc = %q, want one", a.Name, a.URL, a.Doc)
 		}
-		if a.Doc == "" || len(a.Requires) != 1 || a.Requires[0] != all[0].Requires[0] {
-			t.Errorf("%s: want a doc and the suite's shared traced prerequisite", a.Name)
+	}
+	// The checks share the traced prerequisite and the directive parser;
+	// the directive analyzer needs what each check suppressed.
+	for _, a := range checks {
+		if len(a.Requires) != 2 || a.Requires[0] != all[0].Requires[0] || a.Requires[1] != all[0].Requires[1] {
+			t.Errorf("%s: want the suite's shared traced and directive-parsing prerequisites", a.Name)
+		}
+		if !slices.Contains(directive.Requires, a) {
+			t.Errorf("directive does not require %s", a.Name)
 		}
 	}
 	off := analyzers.Suite(analyzers.Config{Enabled: map[string]bool{"staticargs": false, "tracedbool": true}})
-	if got := names(off); slices.Contains(got, "staticargs") || len(got) != 4 {
+	if got := names(off); slices.Contains(got, "staticargs") || len(got) != 5 {
 		t.Errorf("Suite with staticargs off = %v", got)
+	}
+	off = analyzers.Suite(analyzers.Config{Enabled: map[string]bool{"directive": false}})
+	if got := names(off); !slices.Equal(got, analyzers.Names[:5]) {
+		t.Errorf("Suite with directive off = %v", got)
 	}
 }
 

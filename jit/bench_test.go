@@ -11,7 +11,7 @@ import (
 // ns/op divided by 1000 is the trace cost per equation.
 func BenchmarkTracePerEquation(b *testing.B) {
 	fn := func(x jit.Array) jit.Array {
-		for i := 0; i < 500; i++ {
+		for i := 0; i < 500; i++ { //jitlint:ignore unrolledloop the benchmark measures the trace cost of 1000 equations
 			x = x.Sin().Mul(0.5)
 		}
 		return x

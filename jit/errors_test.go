@@ -1,5 +1,7 @@
 package jit_test
 
+//jitlint:file-ignore tracedbool,traceeffect,staticargs these tests make each trace-time error happen on purpose
+
 import (
 	"errors"
 	"fmt"

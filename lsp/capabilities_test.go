@@ -74,7 +74,7 @@ func TestMinimalClient(t *testing.T) {
 		"textDocument": map[string]any{"uri": u}, "range": d.Range, "context": map[string]any{"diagnostics": []any{d}},
 	})
 	var cmds []protocol.Command
-	if err := json.Unmarshal(r.Result, &cmds); err != nil || len(cmds) != 1 || cmds[0].Command != CommandApplyFix {
+	if err := json.Unmarshal(r.Result, &cmds); err != nil || len(cmds) != 2 || cmds[0].Command != CommandApplyFix {
 		t.Fatalf("codeAction for a client without literals: %s (%v)", r.Result, err)
 	}
 	r = c.request("workspace/executeCommand", map[string]any{"command": cmds[0].Command, "arguments": cmds[0].Arguments})
@@ -123,8 +123,8 @@ func TestVersionedEditsAndPreferred(t *testing.T) {
 			} `json:"documentChanges"`
 		} `json:"edit"`
 	}
-	if err := json.Unmarshal(r.Result, &actions); err != nil || len(actions) != 1 {
-		t.Fatalf("codeAction: %s (%v)", r.Result, err)
+	if err := json.Unmarshal(r.Result, &actions); err != nil || len(actions) != 2 || actions[1].IsPreferred {
+		t.Fatalf("codeAction (the analyzer's fix, preferred, and the ignore fix): %s (%v)", r.Result, err)
 	}
 	a := actions[0]
 	if !a.IsPreferred || a.Edit.Changes != nil || len(a.Edit.DocumentChanges) != 1 {

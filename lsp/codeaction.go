@@ -43,7 +43,7 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 				Title:       fix.title,
 				Kind:        protocol.QuickFix,
 				Diagnostics: []protocol.Diagnostic{diag},
-				IsPreferred: len(sd.fixes) == 1 && caps.preferredActions,
+				IsPreferred: fix.preferred && caps.preferredActions,
 				Edit:        caps.workspaceEdit(fix.edits, res.versionOf),
 			})
 		}

@@ -2,16 +2,21 @@ package lsp
 
 import (
 	"context"
-	"github.com/jitlint/jitlint/analyzers/traced"
+	"errors"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/jitlint/jitlint/analyzers/traced"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/jitlint/jitlint/analyzers/suppress"
+	"github.com/jitlint/jitlint/internal/factpass"
 )
 
 // docsBase is where diagnostics link when an analyzer has no URL.
@@ -31,6 +36,7 @@ type diagnoser struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	stopped bool
+	facts   *factCache
 }
 
 // dirState is the analysis state of one package directory.
@@ -67,8 +73,9 @@ type storedDiag struct {
 
 // quickFix is one SuggestedFix converted to LSP edits.
 type quickFix struct {
-	title string
-	edits map[protocol.DocumentURI][]fixEdit
+	title     string
+	edits     map[protocol.DocumentURI][]fixEdit
+	preferred bool // the analyzer's only suggested fix
 }
 
 // fixEdit is one edit of a quick fix.
@@ -82,7 +89,7 @@ type fixEdit struct {
 
 func newDiagnoser(s *Server) *diagnoser {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &diagnoser{s: s, dirs: map[string]*dirState{}, ctx: ctx, cancel: cancel}
+	return &diagnoser{s: s, dirs: map[string]*dirState{}, ctx: ctx, cancel: cancel, facts: newFactCache()}
 }
 
 // stop cancels pending work; later schedules are ignored.
@@ -283,9 +290,25 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	if pkg := res.pp.pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
 		d.s.logf("jitls: %s has type errors, so analyzers that need well-typed code are skipped until they are fixed (first: %v)", dir, pkg.TypeErrors[0])
 	}
-	found, tr, err := runAnalyzers(analyzers, res.pp.pkg)
+	deps, err := d.facts.depFacts(res.uni, analyzers)
+	if err != nil {
+		d.s.logf("jitls: %v; cross-package findings are missing until it is fixed", err)
+		deps = factpass.Facts{}
+	}
+	run, err := runAnalyzers(analyzers, res.pp.pkg, deps)
 	if err != nil {
 		res.err = err
+	}
+	found := run.diags
+	if x := res.pp.xtest; x != nil && d.current(dir, gen) {
+		// The external tests see the facts of the package under test too.
+		xdeps := maps.Clone(deps)
+		xdeps.Add(run.exported)
+		xrun, err := runAnalyzers(analyzers, x, xdeps)
+		if err != nil {
+			res.err = errors.Join(res.err, err)
+		}
+		found = append(found, xrun.diags...)
 	}
 	if !d.current(dir, gen) {
 		return nil
@@ -295,8 +318,8 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], sd)
 		}
 	}
-	traced, problems := scanTraced(res.pp.pkg, tr)
-	res.traced, res.tr = traced, tr
+	traced, problems := scanTraced(res.pp.pkg, run.traced)
+	res.traced, res.tr = traced, run.traced
 	for _, p := range problems {
 		m := res.mappers[p.at.file]
 		if m == nil {
@@ -403,8 +426,12 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 			qf.edits[eu] = append(qf.edits[eu], fixEdit{TextEdit: protocol.TextEdit{Range: er, NewText: string(te.NewText)}})
 		}
 		if len(qf.edits) > 0 {
+			qf.preferred = len(ad.SuggestedFixes) == 1
 			sd.fixes = append(sd.fixes, qf)
 		}
+	}
+	if p := fset.Position(ad.Pos); ad.analyzer.Name != suppress.Name {
+		sd.fixes = append(sd.fixes, ignoreFix(ad.analyzer.Name, u, r.mapperFor(p.Filename), p.Offset))
 	}
 	return sd, u, true
 }

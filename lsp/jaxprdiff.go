@@ -159,12 +159,12 @@ func DiffJaxpr(ctx context.Context, dir, function, specA, specB string) (*JaxprD
 	if pp.pkg.IllTyped && len(pp.pkg.TypeErrors) > 0 {
 		return nil, fmt.Errorf("%s does not type-check: %v", dir, pp.pkg.TypeErrors[0])
 	}
-	_, tr, err := runAnalyzers(nil, pp.pkg)
+	run, err := runAnalyzers(nil, pp.pkg, nil)
 	if err != nil {
 		return nil, err
 	}
 	res := &pkgResult{dir: dir, pp: pp, uni: u}
-	res.traced, _ = scanTraced(pp.pkg, tr)
+	res.traced, _ = scanTraced(pp.pkg, run.traced)
 	tf := res.tracedNamed(function)
 	if tf == nil {
 		var names []string

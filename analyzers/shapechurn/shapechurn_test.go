@@ -9,5 +9,5 @@ import (
 )
 
 func TestShapeChurn(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), shapechurn.Analyzer, "shapechurn/a")
+	analysistest.Run(t, fixturetest.Dir(t), shapechurn.Analyzer, "./shapechurn/a")
 }

@@ -9,9 +9,9 @@ import (
 )
 
 func TestStaticArgs(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), staticargs.Analyzer, "staticargs/a")
+	analysistest.Run(t, fixturetest.Dir(t), staticargs.Analyzer, "./staticargs/a")
 }
 
 func TestHoistFix(t *testing.T) {
-	fixturetest.Fixes(t, staticargs.Analyzer, "staticargs/hoist", 2)
+	fixturetest.Fixes(t, staticargs.Analyzer, "./staticargs/hoist", 2)
 }

@@ -2,6 +2,7 @@ package traced
 
 import (
 	"fmt"
+	"go/types"
 	"reflect"
 	"runtime/debug"
 
@@ -10,15 +11,23 @@ import (
 
 // New returns a fresh analyzer whose result is the package's *Result (nil
 // when the package does not import jit). The analyzers of one suite share
-// one such value.
+// one such value. It exports a StagesFact for each function that stages
+// operations, so that loops calling helpers of other packages are seen to
+// stage them.
 func New() *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       "traced",
 		Doc:        "find the traced functions and values of a package for the jitlint analyzers",
 		URL:        DocURL(""),
 		ResultType: reflect.TypeOf((*Result)(nil)),
+		FactTypes:  []analysis.Fact{new(StagesFact)},
 		Run: Guard(func(pass *analysis.Pass) (any, error) {
-			return Build(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo), nil
+			importFact := func(fn *types.Func, f analysis.Fact) bool { return pass.ImportObjectFact(fn, f) }
+			r := build(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, importFact)
+			if r != nil {
+				exportStages(pass, r)
+			}
+			return r, nil
 		}),
 	}
 }

@@ -3,17 +3,17 @@ package traced
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // builder computes a Result.
 type builder struct {
 	*Result
-	pkg    *types.Package
 	traced map[*Func]map[int]bool // parameters that receive traced values
 	seen   map[*ast.CallExpr]bool // external calls already recorded
 }
@@ -21,10 +21,16 @@ type builder struct {
 // Build computes the traced functions and values of a package. It returns
 // nil when the package does not import the jit package.
 func Build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) *Result {
+	return build(fset, files, pkg, info, nil)
+}
+
+// build is Build with an importer of other packages' StagesFacts (nil: none).
+func build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, importFact func(*types.Func, analysis.Fact) bool) *Result {
 	if !ImportsJit(pkg) {
 		return nil
 	}
 	b := newBuilder(fset, files, pkg, info)
+	b.importFact = importFact
 	b.findRoots()
 	b.solve()
 	b.findJittedCalls()
@@ -36,6 +42,7 @@ func Build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *typ
 // values to). Analyzers use it to summarise a function for other packages.
 func (r *Result) BuildFrom(pkg *types.Package, decl *ast.FuncDecl, param int) *Result {
 	b := newBuilder(r.Fset, r.Files, pkg, r.Info)
+	b.importFact = r.importFact
 	fn := b.addFunc(decl, decl.Pos(), "summary", map[int]bool{param: true}, nil)
 	fn.Why = fmt.Sprintf("%s is traced when its parameter %d is", fn.Name, param)
 	b.solve()
@@ -46,12 +53,18 @@ func newBuilder(fset *token.FileSet, files []*ast.File, pkg *types.Package, info
 	b := &builder{
 		Result: &Result{
 			Info: info, Fset: fset, Files: files,
-			tainted: map[types.Object]bool{},
-			byNode:  map[ast.Node]*Func{},
-			decls:   map[*types.Func]*ast.FuncDecl{},
-			lits:    map[types.Object]*ast.FuncLit{},
+			tainted:   map[types.Object]bool{},
+			byNode:    map[ast.Node]*Func{},
+			dead:      map[ast.Node]bool{},
+			pkg:       pkg,
+			decls:     map[*types.Func]*ast.FuncDecl{},
+			stored:    map[types.Object][]ast.Expr{},
+			aliases:   map[types.Object][]types.Object{},
+			funcs:     map[types.Object][]ast.Node{},
+			impls:     map[*types.Func][]ast.Node{},
+			returning: map[ast.Node]bool{},
+			ops:       map[ast.Node]int{},
 		},
-		pkg:    pkg,
 		traced: map[*Func]map[int]bool{},
 		seen:   map[*ast.CallExpr]bool{},
 	}
@@ -64,33 +77,11 @@ func newBuilder(fset *token.FileSet, files []*ast.File, pkg *types.Package, info
 			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				b.recordLits(n.Lhs, n.Rhs)
-			case *ast.ValueSpec:
-				b.recordLits(specNames(n), n.Values)
-			}
+			b.recordFuncs(n)
 			return true
 		})
 	}
 	return b
-}
-
-// recordLits remembers variables initialised with a function literal.
-func (b *builder) recordLits(lhs, rhs []ast.Expr) {
-	if len(lhs) != len(rhs) {
-		return
-	}
-	for i, e := range rhs {
-		lit, ok := ast.Unparen(e).(*ast.FuncLit)
-		id, isID := lhs[i].(*ast.Ident)
-		if !ok || !isID {
-			continue
-		}
-		if obj := b.objOf(id); obj != nil {
-			b.lits[obj] = lit
-		}
-	}
 }
 
 // specNames returns the names of a var or const spec as the left-hand
@@ -103,11 +94,11 @@ func specNames(s *ast.ValueSpec) []ast.Expr {
 	return lhs
 }
 
-func (b *builder) objOf(id *ast.Ident) types.Object {
-	if obj := b.Info.Defs[id]; obj != nil {
+func (r *Result) objOf(id *ast.Ident) types.Object {
+	if obj := r.Info.Defs[id]; obj != nil {
 		return obj
 	}
-	return b.Info.Uses[id]
+	return r.Info.Uses[id]
 }
 
 // addFunc records node (a *ast.FuncDecl or *ast.FuncLit) as traced, with the
@@ -120,6 +111,9 @@ func (b *builder) addFunc(node ast.Node, origin token.Pos, why string, params ma
 		switch n := node.(type) {
 		case *ast.FuncDecl:
 			fn.Body, fn.Name, ftype = n.Body, n.Name.Name, n.Type
+			if n.Recv != nil && len(n.Recv.List) > 0 && len(n.Recv.List[0].Names) > 0 {
+				fn.Recv, _ = b.Info.Defs[n.Recv.List[0].Names[0]].(*types.Var)
+			}
 		case *ast.FuncLit:
 			fn.Body, fn.Name, ftype = n.Body, "func literal", n.Type
 		}
@@ -198,49 +192,64 @@ func (b *builder) entryPoint(call *ast.CallExpr, stack []ast.Node) {
 	if !tracingEntryPoints[name] {
 		return
 	}
+	var static []int
 	var j *Jitted
-	if name == "Jit" {
-		j = &Jitted{Call: call, Var: assignedVar(b.Info, call, stack)}
-		j.Static, j.StaticOpt = staticArgnums(b.Info, call.Args)
-		b.Jitted = append(b.Jitted, j)
+	if name == "Jit" || name == "MakeJaxpr" {
+		var opt *ast.CallExpr
+		var known bool
+		static, opt, known = b.staticArgnums(call)
+		if name == "Jit" {
+			j = &Jitted{Call: call, Var: assignedVar(b.Info, call, stack), Static: static, StaticOpt: opt, StaticKnown: known}
+			b.Jitted = append(b.Jitted, j)
+		}
 	}
 	why := fmt.Sprintf("traced by this jit.%s call", name)
 	for i, arg := range call.Args {
-		if name == "Jit" || name == "MakeJaxpr" {
-			if i > 0 {
-				break
-			}
+		if (name == "Jit" || name == "MakeJaxpr") && i > 0 {
+			break
 		}
 		var fns []ast.Expr
 		if lit, ok := ast.Unparen(arg).(*ast.CompositeLit); ok && name == "Switch" {
 			fns = lit.Elts
-		} else if _, ok := b.Info.TypeOf(arg).Underlying().(*types.Signature); ok {
+		} else if t := b.Info.TypeOf(arg); t != nil && holdsFunc(t) {
 			fns = []ast.Expr{arg}
 		}
 		for _, e := range fns {
-			node, obj := b.resolveFunc(e)
-			var static []int
-			if name == "Jit" || name == "MakeJaxpr" {
-				static, _ = staticArgnums(b.Info, call.Args)
-			}
+			nodes, obj := b.resolveFuncs(e)
 			if j != nil {
 				j.TargetObj = obj
 			}
-			switch {
-			case node != nil:
+			for _, node := range nodes {
 				fn := b.addFunc(node, call.Pos(), fnName(node)+" is "+why, nil, static)
 				if fn.Entry == "" {
 					fn.Entry = name
 				}
+				if isMethodValue(b.Info, e) {
+					fn.RecvOutlives = true
+				}
 				if j != nil {
-					j.Target = fn
+					j.Targets = append(j.Targets, fn)
 					fn.Jitted = append(fn.Jitted, j)
 				}
-			case obj != nil && obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()):
+			}
+			if j != nil && len(j.Targets) == 1 {
+				j.Target = j.Targets[0]
+			}
+			if len(nodes) == 0 && obj != nil && obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()) {
 				b.addExternal(call, obj, arrayParams(obj, static), nil)
 			}
 		}
 	}
+}
+
+// isMethodValue reports whether e is a method value x.M (a bound receiver).
+func isMethodValue(info *types.Info, e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := info.Selections[sel]
+	return s != nil && s.Kind() == types.MethodVal
 }
 
 func fnName(node ast.Node) string {
@@ -260,40 +269,6 @@ func arrayParams(fn *types.Func, static []int) []int {
 		}
 	}
 	return out
-}
-
-// resolveFunc finds the declaration or literal of a function expression.
-func (b *builder) resolveFunc(e ast.Expr) (ast.Node, *types.Func) {
-	e = ast.Unparen(e)
-	if lit, ok := e.(*ast.FuncLit); ok {
-		return lit, nil
-	}
-	var id *ast.Ident
-	switch e := e.(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	case *ast.IndexExpr: // explicit instantiation F[T]
-		return b.resolveFunc(e.X)
-	case *ast.IndexListExpr:
-		return b.resolveFunc(e.X)
-	default:
-		return nil, nil
-	}
-	switch obj := b.Info.Uses[id].(type) {
-	case *types.Func:
-		obj = obj.Origin()
-		if fd := b.decls[obj]; fd != nil {
-			return fd, obj
-		}
-		return nil, obj
-	case *types.Var:
-		if lit := b.lits[obj]; lit != nil {
-			return lit, nil
-		}
-	}
-	return nil, nil
 }
 
 // assignedVar returns the variable that call's value is assigned to, if any.
@@ -321,26 +296,6 @@ func assignedVar(info *types.Info, call *ast.CallExpr, stack []ast.Node) types.O
 		}
 	}
 	return nil
-}
-
-// staticArgnums reads jit.StaticArgnums(...) options with constant arguments.
-func staticArgnums(info *types.Info, args []ast.Expr) ([]int, *ast.CallExpr) {
-	for _, opt := range args[min(1, len(args)):] {
-		call, ok := ast.Unparen(opt).(*ast.CallExpr)
-		if !ok || JitFunc(info, call) != "StaticArgnums" {
-			continue
-		}
-		var out []int
-		for _, a := range call.Args {
-			if v := info.Types[a].Value; v != nil {
-				if n, ok := constant.Int64Val(v); ok {
-					out = append(out, int(n))
-				}
-			}
-		}
-		return out, call
-	}
-	return nil, nil
 }
 
 // addExternal records a call into another package with traced arguments.
@@ -401,8 +356,11 @@ func (b *builder) findJittedCalls() {
 // indirect records the calls that the function called by outer makes
 // through its parameter i, which receives j's Call.
 func (b *builder) indirect(j *Jitted, outer *ast.CallExpr, i int) {
-	node, _ := b.resolveFunc(outer.Fun)
-	fd, ok := node.(*ast.FuncDecl)
+	nodes, _ := b.resolveFuncs(outer.Fun)
+	if len(nodes) != 1 {
+		return
+	}
+	fd, ok := nodes[0].(*ast.FuncDecl)
 	if !ok {
 		return
 	}

@@ -9,6 +9,13 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
+// What the analyzers know about the jit API. Every exported function of jit
+// is in stagingFuncs or nonOps (and maybe tracingEntryPoints), every exported
+// Array method in exactly one of staticMethods, hostConversions,
+// stagingMethods and nonOpMethods: TestJitAPIClassified checks these tables
+// against the real package, so a name added to jit fails the test until it is
+// classified here. Names not in the tables (a newer jit) stage nothing.
+
 // JitPath is the import path of the jit package whose API the analyzers know.
 const JitPath = "github.com/jitlint/jitlint/jit"
 
@@ -21,7 +28,37 @@ var staticMethods = map[string]bool{
 // type they produce (for messages).
 var hostConversions = map[string]string{
 	"Bool": "bool", "Item": "float64", "Int": "int",
-	"Float32s": "[]float32", "Float64s": "[]float64", "Int32s": "[]int32", "Bools": "[]bool",
+	"Float32s": "[]float32", "Float64s": "[]float64", "Int32s": "[]int32", "Int64s": "[]int64", "Bools": "[]bool",
+}
+
+// stagingFuncs are the jit functions that stage an operation when called
+// inside a trace (omnistaging), also on concrete arrays; concreteConstructors
+// says which of them still give a concrete array there.
+var stagingFuncs = map[string]bool{
+	"Arange": true, "Concatenate": true, "Cond": true, "DebugPrint": true, "ForiLoop": true, "FromSlice": true, "Full": true, "Ones": true,
+	"PadTo": true, "Relu": true, "Scalar": true, "Scan": true, "ScanN": true, "Softplus": true, "Switch": true, "Where": true,
+	"WhileLoop": true, "Zeros": true,
+}
+
+// stagingMethods are the Array methods that stage an operation inside a trace.
+var stagingMethods = map[string]bool{
+	"Abs": true, "Add": true, "And": true, "Astype": true, "Ceil": true, "Cos": true, "Div": true, "Eq": true,
+	"Exp": true, "Expm1": true, "Floor": true, "Ge": true, "Gt": true, "Le": true, "Log": true, "Log1p": true,
+	"Logistic": true, "Lt": true, "MatMul": true, "Max": true, "MaxReduce": true, "Mean": true, "Min": true, "MinReduce": true,
+	"Mul": true, "Ne": true, "Neg": true, "Not": true, "Or": true, "Pow": true, "Reshape": true, "Rsqrt": true,
+	"Sign": true, "Sin": true, "Slice": true, "Sqrt": true, "Sub": true, "Sum": true, "Tan": true, "Tanh": true,
+	"Transpose": true,
+}
+
+// nonOpMethods are the Array methods that neither stage an operation nor
+// read a static property or the value.
+var nonOpMethods = map[string]bool{"BlockUntilReady": true, "IsTracer": true}
+
+// nonOps are the jit functions that stage no operation: wrappers, options,
+// specs and configuration.
+var nonOps = map[string]bool{
+	"Backend": true, "BackendError": true, "ClearCaches": true, "DefaultBackend": true, "Devices": true, "Jit": true, "MakeJaxpr": true, "Name": true,
+	"Reverse": true, "SetExplainCacheMisses": true, "SetLogCompiles": true, "SetLogOutput": true, "Spec": true, "StaticArgnums": true, "Unroll": true,
 }
 
 // tracingEntryPoints are the jit functions whose function arguments are traced.

@@ -35,6 +35,14 @@ type Func struct {
 	// point it was first given to ("Jit", "MakeJaxpr", "Cond", ...),
 	// MarkedTraced, or "" when traced code passes it traced values.
 	Entry string
+	// RecvOutlives is true for a method whose receiver outlives the trace:
+	// it is traced as a method value (jit.Jit(m.Step)), or called from
+	// traced code on a receiver captured from outside it. Writes through
+	// such a receiver happen once per trace.
+	RecvOutlives bool
+	// Recv is the receiver of a method (nil for functions, literals and
+	// unnamed receivers).
+	Recv *types.Var
 }
 
 // MarkedTraced is Func.Entry for a function marked //jit:traced.
@@ -46,12 +54,20 @@ type Jitted struct {
 	Call *ast.CallExpr
 	// Var is the variable that holds the result (nil when called at once).
 	Var types.Object
-	// Target is the traced function when it is in this package (or nil).
+	// Target is the traced function when it is in this package and the
+	// only one the argument can hold (or nil).
 	Target *Func
+	// Targets are all the functions of this package that the argument can
+	// hold (a table entry jit.Jit(table[k]) can hold several).
+	Targets []*Func
 	// TargetObj is the function object passed to jit.Jit (or nil for literals).
 	TargetObj *types.Func
 	// Static are the StaticArgnums indexes.
 	Static []int
+	// StaticKnown is false when the options come from a slice that is not
+	// built in this package (jit.Jit(f, opts...) with opts a parameter):
+	// then Static may miss some static arguments.
+	StaticKnown bool
 	// StaticOpt is the jit.StaticArgnums call (or nil).
 	StaticOpt *ast.CallExpr
 	// Calls are the f.Call(...) calls of the jitted function.
@@ -115,8 +131,24 @@ type Result struct {
 
 	tainted map[types.Object]bool
 	byNode  map[ast.Node]*Func
+	dead    map[ast.Node]bool // statements that never run while tracing (guard.go)
+	pkg     *types.Package
 	decls   map[*types.Func]*ast.FuncDecl
-	lits    map[types.Object]*ast.FuncLit
+
+	// Function values (see funcs.go): the expressions stored in each
+	// variable, field or table, the tables a range variable walks, what
+	// they resolve to, the implementations of interface methods, and the
+	// closure constructors being resolved.
+	stored    map[types.Object][]ast.Expr
+	aliases   map[types.Object][]types.Object
+	funcs     map[types.Object][]ast.Node
+	impls     map[*types.Func][]ast.Node
+	returning map[ast.Node]bool
+
+	// Staging (see stages.go): operation counts of functions, and the
+	// importer of other packages' StagesFacts (nil without facts).
+	ops        map[ast.Node]int
+	importFact func(*types.Func, analysis.Fact) bool
 }
 
 // FuncOf returns the traced function for a *ast.FuncDecl or *ast.FuncLit, or nil.
@@ -136,11 +168,15 @@ func (r *Result) File(pos token.Pos) *ast.File {
 // the stack of enclosing nodes (outermost first: fn.Node, then its body
 // and so on; the node itself excluded).
 // Nested function literals that are traced functions of their own are
-// skipped: they are visited as Funcs themselves. visit returns false to
-// skip a node's children.
+// skipped: they are visited as Funcs themselves; so are the statements that
+// never run while tracing (see Dead). visit returns false to skip a node's
+// children.
 func (r *Result) Walk(fn *Func, visit func(n ast.Node, stack []ast.Node) bool) {
 	ast.PreorderStack(fn.Body, []ast.Node{fn.Node}, func(n ast.Node, stack []ast.Node) bool {
 		if lit, ok := n.(*ast.FuncLit); ok && r.byNode[lit] != nil && r.byNode[lit] != fn {
+			return false
+		}
+		if r.dead[n] {
 			return false
 		}
 		return visit(n, stack)
@@ -177,26 +213,3 @@ func (r *Result) PathTo(n ast.Node) []ast.Node {
 	}
 	return stack
 }
-
-// StagesOps reports whether n contains a call that stages a jit operation
-// (an Array method other than the static ones and host conversions, or a
-// jit function that computes arrays).
-func (r *Result) StagesOps(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if found || !ok {
-			return !found
-		}
-		if name, _ := ArrayMethod(r.Info, call); name != "" {
-			found = !staticMethods[name] && hostConversions[name] == ""
-		} else if name := JitFunc(r.Info, call); name != "" {
-			found = !nonOps[name]
-		}
-		return !found
-	})
-	return found
-}
-
-// nonOps are the jit functions that do not stage operations.
-var nonOps = map[string]bool{"StaticArgnums": true, "Name": true, "Backend": true, "Spec": true, "DebugPrint": true, "Jit": true, "MakeJaxpr": true}

@@ -31,7 +31,11 @@ func (b *builder) solve() {
 // sweep marks the variables of fn that receive traced values and the
 // functions fn passes traced values to.
 func (b *builder) sweep(fn *Func) {
+	b.markGuards(fn.Body)
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if b.dead[n] {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			if other := b.byNode[n]; other != nil && other != fn {
@@ -109,37 +113,67 @@ func RootIdent(e ast.Expr) *ast.Ident {
 	}
 }
 
-// call makes local callees of traced arguments traced and records external ones.
+// call makes the local functions that traced code calls traced (every
+// operation they stage goes into the trace, whatever their arguments), with
+// the parameters that receive traced values traced, and records the calls
+// into other packages with traced arguments.
 func (b *builder) call(in *Func, call *ast.CallExpr) {
-	var params []int
-	for i, a := range call.Args {
-		if b.IsTraced(a) {
-			params = append(params, i)
-		}
-	}
-	if len(params) == 0 || JitFunc(b.Info, call) != "" {
+	if JitFunc(b.Info, call) != "" {
 		return
 	}
 	if name, _ := ArrayMethod(b.Info, call); name != "" {
 		return
 	}
-	node, obj := b.resolveFunc(call.Fun)
-	if node == nil && obj == nil {
-		return
-	}
-	if node != nil {
-		// Argument i is parameter i, for methods too (the receiver is not counted).
-		set := map[int]bool{}
-		for _, p := range params {
-			set[p] = true
+	set := map[int]bool{}
+	var params []int
+	for i, a := range call.Args {
+		if b.IsTraced(a) {
+			// Argument i is parameter i, for methods too (the receiver is not counted).
+			set[i] = true
+			params = append(params, i)
 		}
-		why := fmt.Sprintf("%s is traced because traced code calls it here with traced arguments", fnName(node))
-		b.addFunc(node, call.Pos(), why, set, nil)
-		return
 	}
-	if obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()) {
+	nodes, obj := b.callees(call)
+	for _, node := range nodes {
+		why := fmt.Sprintf("%s is traced because traced code calls it here", fnName(node))
+		if len(params) > 0 {
+			why = fmt.Sprintf("%s is traced because traced code calls it here with traced arguments", fnName(node))
+		}
+		fn := b.addFunc(node, call.Pos(), why, set, nil)
+		if !fn.RecvOutlives && b.recvOutlives(in, call) {
+			fn.RecvOutlives = true
+		}
+	}
+	if len(nodes) == 0 && obj != nil && obj.Pkg() != nil && obj.Pkg() != b.pkg && !IsJitPath(obj.Pkg().Path()) {
 		b.addExternal(call, obj, params, in)
 	}
+}
+
+// recvOutlives reports whether call is a method call whose receiver
+// outlives the trace: a package variable, a variable captured from outside
+// the outermost traced function, or the receiver of a method whose
+// receiver outlives it.
+func (b *builder) recvOutlives(in *Func, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || b.Info.Selections[sel] == nil || b.Info.Selections[sel].Kind() != types.MethodVal {
+		return false
+	}
+	id := RootIdent(sel.X)
+	if id == nil {
+		return false
+	}
+	v, ok := b.Info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil {
+		return false
+	}
+	if v.Parent() == v.Pkg().Scope() {
+		return true
+	}
+	if in.RecvOutlives && in.Recv == v {
+		return true
+	}
+	outer := b.Outermost(call.Pos())
+	return outer != nil && !(outer.Node.Pos() <= v.Pos() && v.Pos() < outer.Node.End())
 }
 
 // IsTraced reports whether e is a traced value.
@@ -198,17 +232,19 @@ func (r *Result) callTraced(call *ast.CallExpr) bool {
 			return id.Name == "append" && r.AnyTraced(call.Args)
 		}
 	}
-	if name, recv := ArrayMethod(r.Info, call); name != "" {
-		if staticMethods[name] || hostConversions[name] != "" {
-			return false
-		}
-		return r.IsTraced(recv) || r.AnyTraced(call.Args)
+	// Omnistaging: inside a trace every jit operation is staged, also on
+	// concrete, captured or global arrays, so its result is traced.
+	if name, _ := ArrayMethod(r.Info, call); name != "" {
+		return stagingMethods[name]
 	}
 	t := r.Info.TypeOf(call)
 	if t == nil || !(ContainsArray(t) || types.IsInterface(t)) {
 		return false
 	}
-	if r.AnyTraced(call.Args) {
+	if name := JitFunc(r.Info, call); name != "" {
+		return stagingFuncs[name] && !concreteCall(name, call)
+	}
+	if r.AnyTraced(call.Args) || r.callOps(call) > 0 {
 		return true
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {

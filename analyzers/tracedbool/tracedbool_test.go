@@ -9,9 +9,9 @@ import (
 )
 
 func TestTracedBool(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), tracedbool.Analyzer, "tracedbool/a", "tracedbool/helpers", "tracedbool/cross")
+	analysistest.Run(t, fixturetest.Dir(t), tracedbool.Analyzer, "./tracedbool/a", "./tracedbool/helpers", "./tracedbool/cross")
 }
 
 func TestTracedBoolFixes(t *testing.T) {
-	fixturetest.Fixes(t, tracedbool.Analyzer, "tracedbool/a", 2)
+	fixturetest.Fixes(t, tracedbool.Analyzer, "./tracedbool/a", 2)
 }

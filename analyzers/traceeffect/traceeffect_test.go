@@ -9,11 +9,11 @@ import (
 )
 
 func TestTraceEffect(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), traceeffect.Analyzer, "traceeffect/a", "traceeffect/helpers", "traceeffect/cross")
+	analysistest.Run(t, fixturetest.Dir(t), traceeffect.Analyzer, "./traceeffect/a", "./traceeffect/helpers", "./traceeffect/cross")
 }
 
 func TestTraceEffectFixes(t *testing.T) {
-	for pkg, fixes := range map[string]int{"traceeffect/a": 2, "traceeffect/fixone": 1} {
+	for pkg, fixes := range map[string]int{"./traceeffect/a": 2, "./traceeffect/fixone": 1} {
 		fixturetest.Fixes(t, traceeffect.Analyzer, pkg, fixes)
 	}
 }

@@ -69,18 +69,29 @@ func (c *checker) check(fn *traced.Func) {
 // explain fills d's message when the loop should be reported.
 func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic) bool {
 	tc := traced.Trips(c.r.Info, loop)
+	ops := c.r.Ops(loopBody(loop))
 	switch {
 	case tc.Known:
 		if tc.N <= c.max {
 			return false
 		}
-		d.Message = fmt.Sprintf("loop is unrolled into the trace %d times; %s", tc.N, advice)
+		d.Message = fmt.Sprintf("loop is unrolled into the trace %d times → %s; %s", tc.N, equations(tc.N, ops), advice)
 		return true
-	case tc.Bound == nil || mentionsLen(c.r.Info, tc.Bound):
+	case tc.Structure:
+		if rs, ok := loop.(*ast.RangeStmt); ok {
+			return c.sliceBound(fn, rs.X, ops, d)
+		}
 		return false
-	case c.fromShape(tc.Bound):
-		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s): the unrolled length is unbounded, with a new program for each shape; %s",
-			types.ExprString(tc.Bound), advice)
+	case tc.Bound == nil:
+		return false
+	case mentionsLen(c.r.Info, tc.Bound):
+		if arg := lenArg(c.r.Info, tc.Bound); arg != nil {
+			return c.sliceBound(fn, arg, ops, d)
+		}
+		return false
+	case c.fromShape(fn, tc.Bound):
+		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s",
+			types.ExprString(tc.Bound), max(ops, 1), advice)
 		return true
 	}
 	id, ok := ast.Unparen(tc.Bound).(*ast.Ident)
@@ -93,18 +104,41 @@ func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic
 		return false
 	}
 	if _, static := fn.Static[v]; !static {
+		for _, j := range fn.Jitted {
+			if !j.StaticKnown {
+				return false // the options come from elsewhere: n may be static
+			}
+		}
 		d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and %s is an argument of the jitted function that is not static: the unrolled length is unbounded; %s",
 			id.Name, id.Name, advice)
 		return true
 	}
-	return c.staticBound(fn, id.Name, index, d)
+	return c.staticBound(fn, id.Name, index, ops, d)
+}
+
+// equations says how big the unrolled loop makes the program.
+func equations(n int64, ops int) string {
+	if ops <= 0 {
+		return "a program that grows with the count"
+	}
+	return fmt.Sprintf("about %d equations", n*int64(ops))
+}
+
+func loopBody(loop ast.Stmt) *ast.BlockStmt {
+	switch s := loop.(type) {
+	case *ast.ForStmt:
+		return s.Body
+	case *ast.RangeStmt:
+		return s.Body
+	}
+	return nil
 }
 
 // staticBound checks the values that the calls of fn's jitted wrappers pass
 // to the static parameter index: direct calls, and calls through f.Call
 // passed to a function of the package (whose argument may in turn be one of
 // that function's parameters, set by the outer call).
-func (c *checker) staticBound(fn *traced.Func, name string, index int, d *analysis.Diagnostic) bool {
+func (c *checker) staticBound(fn *traced.Func, name string, index int, ops int, d *analysis.Diagnostic) bool {
 	type site struct {
 		arg  ast.Expr
 		call *ast.CallExpr
@@ -144,8 +178,8 @@ func (c *checker) staticBound(fn *traced.Func, name string, index int, d *analys
 	if worst == nil || worstN <= c.max {
 		return false
 	}
-	d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (static argument %s is %d at %s); %s",
-		worstN, name, worstN, c.r.Where(worst.call.Pos()), advice)
+	d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (static argument %s is %d at %s) → %s; %s",
+		worstN, name, worstN, c.r.Where(worst.call.Pos()), equations(worstN, ops), advice)
 	d.Related = append(d.Related, analysis.RelatedInformation{Pos: worst.call.Pos(), End: worst.call.End(), Message: fmt.Sprintf("the static argument %s is %d here", name, worstN)})
 	return true
 }
@@ -164,19 +198,34 @@ func paramOf(info *types.Info, fd *ast.FuncDecl, e ast.Expr) int {
 	return -1
 }
 
-// fromShape reports whether e uses Shape, Size or Ndim of an array.
-func (c *checker) fromShape(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			switch name, _ := traced.ArrayMethod(c.r.Info, call); name {
-			case "Shape", "Size", "Ndim":
-				found = true
+// fromShape reports whether e uses the Shape or Size of an array, directly
+// or through a variable of fn defined from one (n := x.Shape()[0]). Ndim
+// is a small number, not a length.
+func (c *checker) fromShape(fn *traced.Func, e ast.Expr) bool {
+	seen := map[types.Object]bool{}
+	var visit func(e ast.Expr) bool
+	visit = func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				switch name, _ := traced.ArrayMethod(c.r.Info, n); name {
+				case "Shape", "Size":
+					found = true
+				}
+			case *ast.Ident:
+				if v, ok := c.r.Info.Uses[n].(*types.Var); ok && !seen[v] {
+					seen[v] = true
+					for _, def := range traced.Assigned(c.r.Info, fn.Body, v) {
+						found = found || visit(def)
+					}
+				}
 			}
-		}
-		return !found
-	})
-	return found
+			return !found
+		})
+		return found
+	}
+	return visit(e)
 }
 
 // mentionsLen reports whether e calls the builtin len (the length of a

@@ -10,14 +10,14 @@ import (
 )
 
 func TestUnrolledLoop(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), unrolledloop.Analyzer, "unrolledloop/a")
+	analysistest.Run(t, fixturetest.Dir(t), unrolledloop.Analyzer, "./unrolledloop/a")
 }
 
 // TestMaxFlag checks that the limit is a per-analyzer setting: with a limit
 // of 10, Heavy's 20 iterations are reported.
 func TestMaxFlag(t *testing.T) {
 	a := unrolledloop.New(traced.New(), 10)
-	results := analysistest.Run(fakeT{t}, fixturetest.Dir(t), a, "unrolledloop/a")
+	results := analysistest.Run(fakeT{t}, fixturetest.Dir(t), a, "./unrolledloop/a")
 	found := false
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

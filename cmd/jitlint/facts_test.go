@@ -34,20 +34,24 @@ func copyDir(t *testing.T, from, to string) {
 	}
 }
 
-// fixtureModule lays out fixture packages (dir in the module → package
-// under testdata/src) as a module named tracedbool, with the jit API copy
-// as github.com/jitlint/jitlint, and returns its directory.
-func fixtureModule(t *testing.T, pkgs map[string]string) string {
+// fixtureModule copies fixture packages (paths in the fixtures module,
+// testdata/) into a temporary fixtures module that requires this checkout
+// (the real jit), and returns its directory.
+func fixtureModule(t *testing.T, pkgs ...string) string {
 	t.Helper()
-	src := filepath.Join(moduleRoot(t), "testdata", "src")
+	root := moduleRoot(t)
+	fixtures := filepath.Join(root, "testdata")
 	tmp := t.TempDir()
-	copyDir(t, filepath.Join(src, "github.com", "jitlint", "jitlint", "jit"), filepath.Join(tmp, "jitstub", "jit"))
-	for dir, pkg := range pkgs {
-		copyDir(t, filepath.Join(src, filepath.FromSlash(pkg)), filepath.Join(tmp, dir))
+	for _, pkg := range pkgs {
+		copyDir(t, filepath.Join(fixtures, filepath.FromSlash(pkg)), filepath.Join(tmp, filepath.FromSlash(pkg)))
+	}
+	sum, err := os.ReadFile(filepath.Join(fixtures, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	files := map[string]string{
-		"go.mod":         "module tracedbool\n\ngo 1.26\n\nrequire github.com/jitlint/jitlint v0.0.0\n\nreplace github.com/jitlint/jitlint => ./jitstub\n",
-		"jitstub/go.mod": "module github.com/jitlint/jitlint\n\ngo 1.26\n",
+		"go.mod": "module fixtures\n\ngo 1.26.0\n\nrequire github.com/jitlint/jitlint v0.0.0\n\nreplace github.com/jitlint/jitlint => " + root + "\n",
+		"go.sum": string(sum),
 	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
@@ -63,16 +67,15 @@ func offline() []string {
 }
 
 // TestGoVetFacts runs go vet with jitlint on the cross-package fixtures
-// (testdata/src/tracedbool/{helpers,cross}, with the jit API copy) laid out as
-// a module: the findings in cross need the facts that go vet carries from
+// (testdata/tracedbool/{helpers,cross}): the findings in cross need the facts that go vet carries from
 // helpers' vet run to cross's.
 func TestGoVetFacts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds jitlint and runs go vet")
 	}
-	tmp := fixtureModule(t, map[string]string{"helpers": "tracedbool/helpers", "cross": "tracedbool/cross"})
+	tmp := fixtureModule(t, "tracedbool/helpers", "tracedbool/cross")
 	// The expected findings are the lines of cross.go with a want comment.
-	data, err := os.ReadFile(filepath.Join(tmp, "cross", "cross.go"))
+	data, err := os.ReadFile(filepath.Join(tmp, "tracedbool", "cross", "cross.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +88,7 @@ func TestGoVetFacts(t *testing.T) {
 	slices.Sort(want)
 
 	bin := buildJitlint(t)
-	cmd := exec.Command("go", "vet", "-vettool="+bin, "-json", "./cross")
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "-json", "./tracedbool/cross")
 	cmd.Dir = tmp
 	cmd.Env = offline()
 	out, err := cmd.CombinedOutput()
@@ -104,23 +107,21 @@ func TestGoVetFix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds jitlint and runs go vet")
 	}
-	tmp := fixtureModule(t, map[string]string{"fixed": "tracedbool/a", "fixone": "traceeffect/fixone"})
+	tmp := fixtureModule(t, "tracedbool/a", "traceeffect/fixone")
 	bin := buildJitlint(t)
-	cmd := exec.Command("go", "vet", "-vettool="+bin, "-fix", "./fixed", "./fixone")
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "-fix", "./tracedbool/a", "./traceeffect/fixone")
 	cmd.Dir = tmp
 	cmd.Env = offline()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet -fix: %v\n%s", err, out)
 	}
-	for file, golden := range map[string]string{
-		"fixed/fix.go":     "tracedbool/a/fix.go.golden",
-		"fixone/fixone.go": "traceeffect/fixone/fixone.go.golden",
-	} {
+	for _, file := range []string{"tracedbool/a/fix.go", "traceeffect/fixone/fixone.go"} {
+		golden := file + ".golden"
 		got, err := os.ReadFile(filepath.Join(tmp, filepath.FromSlash(file)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", "src", filepath.FromSlash(golden)))
+		want, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", filepath.FromSlash(golden)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -173,3 +173,26 @@ func TestGoVet(t *testing.T) {
 	}
 	compare(t, "go vet -vettool=jitlint", jsonFindings(t, out), want)
 }
+
+// TestModuleOnlyCodelab runs jitlint on this whole module: the only
+// findings are the codelab's. The intentional misuse in the module's own
+// tests (the trace-time errors that the jit tests provoke) is suppressed
+// with //jitlint:ignore directives, and a directive that no longer
+// suppresses anything is itself a finding (directive).
+func TestModuleOnlyCodelab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds jitlint and analyses the whole module")
+	}
+	root := moduleRoot(t)
+	want := wantFindings(t, root)
+	bin := buildJitlint(t)
+	cmd := exec.Command(bin, "-json", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("jitlint -json ./...: %v\n%s", err, out)
+	}
+	if got := jsonFindings(t, out); !slices.Equal(got, want) {
+		t.Errorf("jitlint ./... on the module:\n got  %q\n want (the codelab's) %q", got, want)
+	}
+}

@@ -11,10 +11,11 @@ func TestParseVetFlags(t *testing.T) {
 		args []string
 		want int // analyzers that run
 	}{
-		{[]string{"-json"}, 5},
-		{[]string{"-json", "-staticargs=false"}, 4},
+		{[]string{"-json"}, 6},
+		{[]string{"-json", "-staticargs=false"}, 5},
 		{[]string{"-tracedbool", "-traceeffect=true"}, 2},
-		{[]string{"-unrolledloop.max=64", "-c=2"}, 5},
+		{[]string{"-unrolledloop.max=64", "-c=2"}, 6},
+		{[]string{"-directive=false"}, 5},
 	} {
 		all := analyzers.All()
 		_, run, err := parseVetFlags(all, tc.args)

@@ -1,0 +1,16 @@
+package traced_test
+
+import (
+	"testing"
+
+	"github.com/jitlint/jitlint/analyzers/internal/fixturetest"
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestStagesFacts checks the operation counts that the traced analyzer
+// exports for the functions of a package (unrolledloop/a's loops over
+// them are reported with those counts).
+func TestStagesFacts(t *testing.T) {
+	analysistest.Run(t, fixturetest.Dir(t), traced.New(), "./unrolledloop/ops")
+}

@@ -1,0 +1,109 @@
+package traced
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// What stages operations: a call of an Array method other than the static
+// properties and host conversions, a call of a jit function that computes
+// arrays, or a call of a function that does either (in this package, found
+// through the builder's function resolution, or in another package, known
+// from its StagesFact).
+
+// StagesFact is the traced analyzer's fact about a function of a package
+// that imports jit: it stages about Ops operations each time it runs.
+type StagesFact struct{ Ops int }
+
+// AFact marks StagesFact as an analysis fact.
+func (*StagesFact) AFact() {}
+
+// String is the fact's form in analysistest expectations.
+func (f *StagesFact) String() string { return fmt.Sprintf("stages %d ops", f.Ops) }
+
+// maxOps caps the operation counts, so that recursion and deep call chains stay cheap.
+const maxOps = 1 << 20
+
+// Ops estimates the number of operations that n stages each time it runs:
+// the staging calls it contains, counting a call of a function by that
+// function's own count (loops are counted once; callers multiply by trip
+// counts). Zero means that n stages nothing.
+func (r *Result) Ops(n ast.Node) int {
+	if n == nil {
+		return 0
+	}
+	total := 0
+	ast.Inspect(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			total = min(total+r.callOps(call), maxOps)
+		}
+		return true
+	})
+	return total
+}
+
+// StagesOps reports whether n contains a call that stages a jit operation.
+func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }
+
+// callOps is the number of operations that one call stages itself (not
+// counting its arguments, which Ops visits on their own).
+func (r *Result) callOps(call *ast.CallExpr) int {
+	if name, _ := ArrayMethod(r.Info, call); name != "" {
+		if stagingMethods[name] {
+			return 1
+		}
+		return 0
+	}
+	if name := JitFunc(r.Info, call); name != "" {
+		if stagingFuncs[name] && !concreteCall(name, call) {
+			return 1
+		}
+		return 0
+	}
+	nodes, obj := r.callees(call)
+	best := 0
+	for _, node := range nodes {
+		best = max(best, r.funcOps(node))
+	}
+	if obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg && r.importFact != nil {
+		var f StagesFact
+		if r.importFact(obj, &f) {
+			best = max(best, f.Ops)
+		}
+	}
+	return best
+}
+
+// funcOps is the memoised operation count of a declaration or literal.
+func (r *Result) funcOps(node ast.Node) int {
+	if n, ok := r.ops[node]; ok {
+		return n
+	}
+	r.ops[node] = 0 // recursion: count the cycle once
+	n := r.Ops(funcBody(node))
+	r.ops[node] = n
+	return n
+}
+
+// exportStages exports a StagesFact for each function of the package that
+// stages operations and can be called from other packages.
+func exportStages(pass *analysis.Pass, r *Result) {
+	for _, f := range r.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if n := r.funcOps(fd); n > 0 {
+				pass.ExportObjectFact(obj, &StagesFact{Ops: n})
+			}
+		}
+	}
+}
