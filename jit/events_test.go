@@ -50,7 +50,7 @@ func TestEventsContent(t *testing.T) {
 	x := jit.Ones(jit.Float32, 4)
 	var lines []int
 	for _, n := range []int{2, 3, 3} {
-		f.Call(n, x)
+		f.Call(n, x) //jitlint:ignore staticargs the test recompiles on purpose to get a cache_miss event
 		lines = append(lines, lineHere()-1)
 	}
 	evs := readEvents(t, path)
@@ -90,7 +90,7 @@ func TestEventsConcurrentLinesStayWhole(t *testing.T) {
 		wg.Go(func() {
 			f := jit.Jit(func(x jit.Array) jit.Array { return x.Add(float64(w)) })
 			for n := 1; n <= sizes; n++ {
-				f.Call(jit.Ones(jit.Float32, n))
+				f.Call(jit.Ones(jit.Float32, n)) //jitlint:ignore shapechurn the test compiles one signature per size on purpose
 			}
 		})
 	}
@@ -124,7 +124,7 @@ func TestEventsUnwritable(t *testing.T) {
 	defer jit.SetEventsFile("")
 	f := jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) })
 	for n := 1; n <= 3; n++ {
-		if got := f.Call(jit.Ones(jit.Float32, n)).Sum().Item(); got != float64(2*n) {
+		if got := f.Call(jit.Ones(jit.Float32, n)).Sum().Item(); got != float64(2*n) { //jitlint:ignore shapechurn each size compiles, so each writes an event
 			t.Errorf("sum = %v, want %d", got, 2*n)
 		}
 	}

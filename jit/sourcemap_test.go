@@ -27,9 +27,9 @@ func TestSourceMapNestedAndComposite(t *testing.T) {
 	var callLine, meanLine int
 	cj, err := jit.MakeJaxpr(func(x jit.Array) jit.Array {
 		y, l := inner.Call(x), lineHere()
-		callLine = l
+		callLine = l //jitlint:ignore traceeffect the test records the staging lines while tracing, once
 		m, l := y.Mean(), lineHere()
-		meanLine = l
+		meanLine = l //jitlint:ignore traceeffect the test records the staging lines while tracing, once
 		return helper(m)
 	})(jit.Spec(jit.Float32, 8))
 	if err != nil {
