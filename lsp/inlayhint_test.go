@@ -71,6 +71,34 @@ func TestInlayHintsLineHoverAndLinks(t *testing.T) {
 		t.Errorf("relu.go hints: %v, want %v", got, want)
 	}
 
+	// An unsaved edit moves every line down: the hints follow once the
+	// preview of the edited buffer (built through the overlay) is done.
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": u, "version": 2},
+		"contentChanges": []any{map[string]any{
+			"range": protocol.Range{Start: protocol.Position{Line: 0}, End: protocol.Position{Line: 0}}, "text": "// moved\n"}},
+	})
+	moved := "// moved\n" + text
+	var got []string
+	for range 2 { // the first answer may come before the new analysis or preview
+		hints(u, moved)
+		if _, err := c.Take(func(m wireMsg) bool { return m.Method == "workspace/inlayHint/refresh" }); err != nil {
+			t.Fatal(err)
+		}
+		if got = hints(u, moved); len(got) == len(want) {
+			break
+		}
+	}
+	wantMoved := []string{"11:m: bool[3]", "13:y: f32[3]", "15:s: f32[]", "16:z: f32[3]", "9:x: f32[3]", "10:y: f32[3]"}
+	slices.Sort(wantMoved)
+	if !slices.Equal(got, wantMoved) {
+		t.Errorf("hints after an unsaved edit: %v, want %v", got, wantMoved)
+	}
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": u, "version": 3},
+		"contentChanges": []any{map[string]any{"text": text}},
+	})
+
 	// Hover on the loop body line: the equations it staged (twice, n=2).
 	r := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": position(t, text, "y = y.Sin()", 0)})
 	var h protocol.Hover
