@@ -95,7 +95,7 @@ func TestInlayHintsLineHoverAndLinks(t *testing.T) {
 		t.Errorf("hints after an unsaved edit: %v, want %v", got, wantMoved)
 	}
 	c.notify("textDocument/didChange", map[string]any{
-		"textDocument": map[string]any{"uri": u, "version": 3},
+		"textDocument":   map[string]any{"uri": u, "version": 3},
 		"contentChanges": []any{map[string]any{"text": text}},
 	})
 
