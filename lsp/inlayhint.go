@@ -20,7 +20,7 @@ import (
 // never waits for a preview: functions without a cached preview get none
 // now, their previews run in the background, and workspace/inlayHint/refresh
 // asks for hints again when they are done. A function whose preview failed
-// gets no hints (its error is on its code lens and hover).
+// gets no hints; its jaxpr lens says "tracing failed" and shows why.
 
 // inlayHint is LSP 3.17's InlayHint (the protocol package predates it).
 type inlayHint struct {
@@ -259,6 +259,7 @@ func (h *hintPreviews) previewInBackground(s *Server, res *pkgResult, funcs []*t
 			}
 		}
 		s.refreshInlayHints()
+		s.refreshCodeLenses() // a failed preview shows on its lens
 	}()
 }
 

@@ -70,6 +70,20 @@ func TestInlayHintsLineHoverAndLinks(t *testing.T) {
 	if got, want := hints(ru, rtext), []string{"19:x: f32[5]", "26:x: f32[4]", "28:x: f32[4]"}; !slices.Equal(got, want) {
 		t.Errorf("relu.go hints: %v, want %v", got, want)
 	}
+	r := c.request("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": ru}})
+	var lenses []protocol.CodeLens
+	if r.Error != nil || json.Unmarshal(r.Result, &lenses) != nil {
+		t.Fatalf("codeLens: %+v %s", r.Error, r.Result)
+	}
+	var titles []string
+	for _, l := range lenses {
+		if l.Command.Command == CommandShowJaxpr {
+			titles = append(titles, l.Command.Title)
+		}
+	}
+	if want := []string{"jaxpr (tracing failed)", "jaxpr", "jaxpr"}; !slices.Equal(titles, want) { // ReluBad, ReluWhere, Power
+		t.Errorf("jaxpr lens titles %v, want %v", titles, want)
+	}
 
 	// An unsaved edit moves every line down: the hints follow once the
 	// preview of the edited buffer (built through the overlay) is done.
@@ -100,7 +114,7 @@ func TestInlayHintsLineHoverAndLinks(t *testing.T) {
 	})
 
 	// Hover on the loop body line: the equations it staged (twice, n=2).
-	r := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": position(t, text, "y = y.Sin()", 0)})
+	r = c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": position(t, text, "y = y.Sin()", 0)})
 	var h protocol.Hover
 	if r.Error != nil || json.Unmarshal(r.Result, &h) != nil {
 		t.Fatalf("hover: %+v %s", r.Error, r.Result)
