@@ -241,9 +241,10 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	for attempt := 0; ; attempt++ {
 		if u == nil {
 			var err error
-			u, err = loadUniverse(d.ctx, dir, extra)
+			u, err = d.loadReporting(dir, extra, docs, ds)
 			if err != nil {
-				res.err = err
+				// Without types, the syntax-level findings are all there is.
+				res.err, res.diags = err, syntaxDiags(docs)
 				return res
 			}
 			d.mu.Lock()
@@ -319,21 +320,24 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	traced, problems := scanTraced(res.pp.pkg, run.traced)
 	res.traced = traced
 	for _, p := range problems {
-		m := res.mappers[p.at.file]
-		if m == nil {
-			continue
+		if m := res.mappers[p.at.file]; m != nil {
+			u := fileURI(p.at.file)
+			res.diags[u] = append(res.diags[u], p.diagnostic(m, res.version(p.at.file)))
 		}
-		u := fileURI(p.at.file)
-		res.diags[u] = append(res.diags[u], storedDiag{
-			version: res.version(p.at.file),
-			diag: protocol.Diagnostic{
-				Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
-				Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
-				Source: "jitls", Message: p.msg,
-			},
-		})
 	}
 	return res
+}
+
+// diagnostic is the stored diagnostic of a //jit:args problem.
+func (p directiveProblem) diagnostic(m *mapper, version int32) storedDiag {
+	return storedDiag{
+		version: version,
+		diag: protocol.Diagnostic{
+			Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
+			Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
+			Source: "jitls", Message: p.msg,
+		},
+	}
 }
 
 // version returns the document version the analysis saw for path (-1 if
