@@ -47,6 +47,7 @@ type dirState struct {
 	result    *pkgResult
 	done      chan struct{} // closed (and replaced) whenever result changes
 	published map[protocol.DocumentURI]bool
+	refresh   bool // a background analysis is pending: ask a pull client to pull again
 }
 
 // pkgResult is the outcome of one analysis of a package directory.
@@ -112,14 +113,23 @@ func (d *diagnoser) state(dir string) *dirState {
 	return ds
 }
 
-// schedule (re)starts the debounce timer of dir's analysis.
-func (d *diagnoser) schedule(dir string) {
+// schedule starts (or, with a delay, re-times) dir's analysis after an
+// edit or for a client request.
+func (d *diagnoser) schedule(dir string) { d.scheduleFor(dir, false) }
+
+// scheduleBackground starts dir's analysis for a reason the client did
+// not cause (a settings change, a file saved elsewhere, a closed buffer):
+// a pull client is asked to pull again when it ends.
+func (d *diagnoser) scheduleBackground(dir string) { d.scheduleFor(dir, true) }
+
+func (d *diagnoser) scheduleFor(dir string, background bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.stopped {
 		return
 	}
 	ds := d.state(dir)
+	ds.refresh = ds.refresh || background
 	ds.gen++
 	gen := ds.gen
 	if ds.timer != nil {
@@ -143,7 +153,7 @@ func (d *diagnoser) rescheduleAll() {
 	}
 	d.mu.Unlock()
 	for _, dir := range dirs {
-		d.schedule(dir)
+		d.scheduleBackground(dir)
 	}
 }
 
@@ -160,7 +170,7 @@ func (d *diagnoser) invalidateDependents(changedDir string) {
 	}
 	d.mu.Unlock()
 	for _, dir := range dirs {
-		d.schedule(dir)
+		d.scheduleBackground(dir)
 	}
 }
 
@@ -200,9 +210,13 @@ func (d *diagnoser) run(dir string, gen uint64) {
 	for u := range res.diags {
 		ds.published[u] = true
 	}
+	refresh := ds.refresh
+	ds.refresh = false
 	d.mu.Unlock()
 	if d.s.caps().pullDiagnostics {
-		d.s.refreshDiagnostics()
+		if refresh {
+			d.s.refreshDiagnostics()
+		}
 		return
 	}
 	for u, list := range res.diags {
