@@ -24,13 +24,16 @@ import (
 )
 
 // How the server analyses a package (see bench/RESULTS.md for the numbers
-// behind this choice): the package's dependencies are loaded once with
-// go/packages from export data (no overlay, so the build cache is used) and
-// kept as a "dependency universe"; on each edit only the edited package is
-// parsed (unsaved buffers from memory) and type-checked against those
-// dependency types, and the analyzers run on it through
-// golang.org/x/tools/go/analysis/checker. The universe is rebuilt when the
-// package's imports change or a file is saved elsewhere.
+// behind this choice): the dependencies of the package and of its tests
+// are loaded once with go/packages from export data (no overlay, so the
+// build cache is used) and kept as a "dependency universe", with the
+// analysis facts of those that import jit (facts.go); on each edit only
+// the edited package (with its in-package tests) and its external test
+// package are parsed (unsaved buffers from memory) and type-checked
+// against those dependency types, and the analyzers run on them in process
+// (internal/factpass, the driver go vet -vettool=jitlint uses too). The
+// universe is rebuilt when the package's imports change or a file is
+// saved elsewhere.
 
 // universe is the loaded dependency types of one package directory.
 type universe struct {

@@ -48,6 +48,7 @@ type dirState struct {
 	result    *pkgResult
 	done      chan struct{} // closed (and replaced) whenever result changes
 	published map[protocol.DocumentURI]bool
+	refresh   bool // a background analysis is pending: ask a pull client to pull again
 }
 
 // pkgResult is the outcome of one analysis of a package directory.
@@ -114,14 +115,23 @@ func (d *diagnoser) state(dir string) *dirState {
 	return ds
 }
 
-// schedule (re)starts the debounce timer of dir's analysis.
-func (d *diagnoser) schedule(dir string) {
+// schedule starts (or, with a delay, re-times) dir's analysis after an
+// edit or for a client request.
+func (d *diagnoser) schedule(dir string) { d.scheduleFor(dir, false) }
+
+// scheduleBackground starts dir's analysis for a reason the client did
+// not cause (a settings change, a file saved elsewhere, a closed buffer):
+// a pull client is asked to pull again when it ends.
+func (d *diagnoser) scheduleBackground(dir string) { d.scheduleFor(dir, true) }
+
+func (d *diagnoser) scheduleFor(dir string, background bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.stopped {
 		return
 	}
 	ds := d.state(dir)
+	ds.refresh = ds.refresh || background
 	ds.gen++
 	gen := ds.gen
 	if ds.timer != nil {
@@ -145,7 +155,7 @@ func (d *diagnoser) rescheduleAll() {
 	}
 	d.mu.Unlock()
 	for _, dir := range dirs {
-		d.schedule(dir)
+		d.scheduleBackground(dir)
 	}
 }
 
@@ -162,7 +172,7 @@ func (d *diagnoser) invalidateDependents(changedDir string) {
 	}
 	d.mu.Unlock()
 	for _, dir := range dirs {
-		d.schedule(dir)
+		d.scheduleBackground(dir)
 	}
 }
 
@@ -202,9 +212,13 @@ func (d *diagnoser) run(dir string, gen uint64) {
 	for u := range res.diags {
 		ds.published[u] = true
 	}
+	refresh := ds.refresh
+	ds.refresh = false
 	d.mu.Unlock()
 	if d.s.caps().pullDiagnostics {
-		d.s.refreshDiagnostics()
+		if refresh {
+			d.s.refreshDiagnostics()
+		}
 		return
 	}
 	for u, list := range res.diags {
@@ -243,9 +257,10 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	for attempt := 0; ; attempt++ {
 		if u == nil {
 			var err error
-			u, err = loadUniverse(d.ctx, dir, extra)
+			u, err = d.loadReporting(dir, extra, docs, ds)
 			if err != nil {
-				res.err = err
+				// Without types, the syntax-level findings are all there is.
+				res.err, res.diags = err, syntaxDiags(docs)
 				return res
 			}
 			d.mu.Lock()
@@ -321,22 +336,25 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	traced, problems := scanTraced(res.pp.pkg, run.traced)
 	res.traced, res.tr = traced, run.traced
 	for _, p := range problems {
-		m := res.mappers[p.at.file]
-		if m == nil {
-			continue
+		if m := res.mappers[p.at.file]; m != nil {
+			u := fileURI(p.at.file)
+			res.diags[u] = append(res.diags[u], p.diagnostic(m, res.version(p.at.file)))
 		}
-		u := fileURI(p.at.file)
-		res.diags[u] = append(res.diags[u], storedDiag{
-			version: res.version(p.at.file),
-			diag: protocol.Diagnostic{
-				Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
-				Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
-				Source: "jitls", Message: p.msg,
-			},
-		})
 	}
 	d.s.runtime.addDiagnostics(res, docs)
 	return res
+}
+
+// diagnostic is the stored diagnostic of a //jit:args problem.
+func (p directiveProblem) diagnostic(m *mapper, version int32) storedDiag {
+	return storedDiag{
+		version: version,
+		diag: protocol.Diagnostic{
+			Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
+			Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
+			Source: "jitls", Message: p.msg,
+		},
+	}
 }
 
 // version returns the document version the analysis saw for path (-1 if

@@ -60,8 +60,9 @@ func (s *Server) pullDiagnostics(ctx context.Context, raw json.RawMessage) (any,
 }
 
 // refreshDiagnostics asks a pull client to pull again (after an analysis
-// that the client's own requests did not start, such as a dependency
-// saved on disk or a settings change, may have changed the results).
+// that the client's own edits and requests did not start, such as a
+// dependency saved on disk or a settings change, may have changed the
+// results; see diagnoser.scheduleBackground).
 func (s *Server) refreshDiagnostics() {
 	if !s.caps().diagnosticRefresh {
 		return

@@ -83,6 +83,9 @@ func TestPullDiagnostics(t *testing.T) {
 	if c.Has(func(m wireMsg) bool { return m.Method == "textDocument/publishDiagnostics" }) {
 		t.Errorf("a pull client was sent publishDiagnostics")
 	}
+	if c.Has(func(m wireMsg) bool { return m.Method == "workspace/diagnostic/refresh" }) {
+		t.Errorf("refresh requested after analyses the client caused (it pulls after its edits anyway)")
+	}
 	// A settings change re-analyses in the background: the server asks the
 	// client to pull again.
 	c.Clear()

@@ -168,22 +168,10 @@ func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []dire
 		tf.defaulted = true
 		return nil
 	}
-	pos := fset.Position(dir.Pos())
-	text := strings.TrimPrefix(dir.Text, "//jit:args")
-	textStart := pos.Offset + len("//jit:args")
-	at := func(col, n int) span {
-		return span{pos.Filename, textStart + col, textStart + col + max(n, 1)}
-	}
-	whole := span{pos.Filename, pos.Offset, pos.Offset + len(dir.Text)}
-	if text != "" && text[0] != ' ' && text[0] != '\t' {
+	args, problem, at, whole := parseDirectiveComment(dir, fset)
+	if problem != nil {
 		tf.sigErr = "its //jit:args directive is malformed"
-		return []directiveProblem{{whole, "malformed //jit:args directive: put a space after //jit:args"}}
-	}
-	args, err := parseArgsDirective(text)
-	if err != nil {
-		tf.sigErr = "its //jit:args directive is malformed"
-		de := err.(*directiveError)
-		return []directiveProblem{{at(de.col, len(text)-de.col), de.msg}}
+		return []directiveProblem{*problem}
 	}
 	if i, msg := argsMismatch(tf, args, "//jit:args"); msg != "" {
 		tf.sigErr = "its //jit:args directive does not match its parameters"
@@ -217,6 +205,44 @@ func argsMismatch(tf *tracedFunc, args []argExpr, what string) (int, string) {
 		}
 	}
 	return 0, ""
+}
+
+// parseDirectiveComment parses a //jit:args comment. It returns the
+// arguments or the syntax problem, and for later problems a function that
+// locates a column of the directive's text and the whole comment's span.
+func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]argExpr, *directiveProblem, func(col, n int) span, span) {
+	pos := fset.Position(dir.Pos())
+	text := strings.TrimPrefix(dir.Text, "//jit:args")
+	textStart := pos.Offset + len("//jit:args")
+	at := func(col, n int) span {
+		return span{pos.Filename, textStart + col, textStart + col + max(n, 1)}
+	}
+	whole := span{pos.Filename, pos.Offset, pos.Offset + len(dir.Text)}
+	if text != "" && text[0] != ' ' && text[0] != '\t' {
+		return nil, &directiveProblem{whole, "malformed //jit:args directive: put a space after //jit:args"}, at, whole
+	}
+	args, err := parseArgsDirective(text)
+	if err != nil {
+		de := err.(*directiveError)
+		return nil, &directiveProblem{at(de.col, len(text)-de.col), de.msg}, at, whole
+	}
+	return args, nil, at, whole
+}
+
+// syntaxProblems returns the //jit:args syntax problems of a parsed file:
+// what can be reported before the package's types are known.
+func syntaxProblems(f *ast.File, fset *token.FileSet) []directiveProblem {
+	var out []directiveProblem
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			if dir := argsDirective(fd); dir != nil {
+				if _, p, _, _ := parseDirectiveComment(dir, fset); p != nil {
+					out = append(out, *p)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // exampleDirective suggests a directive for a parameter list.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/jitlint/jitlint/lsp/lsptest"
 )
 
 // jitlsProcess is a jitls server started on the module, with the state of
@@ -19,18 +21,23 @@ type jitlsProcess struct {
 	version int
 }
 
-// startJitls starts bin/jitls in mod with the given -diagnostics-delay and
-// initializes it as a client with versioned diagnostics.
-func startJitls(bin, mod, delay string) (*jitlsProcess, error) {
+// startJitls starts bin/jitls in mod with the given -diagnostics-delay
+// (and extra environment) and initializes it as a client with versioned
+// diagnostics and work-done progress.
+func startJitls(bin, mod, delay string, env ...string) (*jitlsProcess, error) {
 	cmd := exec.Command(filepath.Join(bin, "jitls"), "-diagnostics-delay="+delay, "-logfile", filepath.Join(os.TempDir(), "jitls-bench.log"))
 	cmd.Dir = mod
+	cmd.Env = append(os.Environ(), env...)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	p := &jitlsProcess{cmd: cmd, c: newClient(stdin, stdout)}
-	caps := map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}}}
+	caps := map[string]any{
+		"window":       map[string]any{"workDoneProgress": true},
+		"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}},
+	}
 	if _, err := p.c.request("initialize", map[string]any{"capabilities": caps, "initializationOptions": map[string]any{"allowCodeExecution": true}}); err != nil {
 		cmd.Process.Kill()
 		return nil, err
@@ -91,4 +98,49 @@ func (p *jitlsProcess) close() {
 	p.c.request("shutdown", nil)
 	p.c.Notify("exit", nil)
 	p.cmd.Wait()
+}
+
+// coldStart measures a server whose build cache is empty: the time from
+// didOpen to the first work-done progress message and to the first
+// diagnostics.
+func coldStart(bin, mod, file, src string) (progress, diags time.Duration, err error) {
+	cache, err := os.MkdirTemp("", "jitls-bench-gocache-")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(cache)
+	p, err := startJitls(bin, mod, "0", "GOCACHE="+cache)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer p.close()
+	uri := "file://" + file
+	start := time.Now()
+	p.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": src}})
+	if _, err := p.c.Wait(func(m lsptest.Message) bool { return m.Method == "$/progress" }); err != nil {
+		return 0, 0, err
+	}
+	progress = time.Since(start)
+	if err := p.c.diagnostics(uri, 1); err != nil {
+		return 0, 0, err
+	}
+	return progress, time.Since(start), nil
+}
+
+// goListCold times go list -export -deps of the package in dir with an
+// empty build cache.
+func goListCold(dir string) (time.Duration, error) {
+	cache, err := os.MkdirTemp("", "jitls-bench-gocache-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(cache)
+	cmd := exec.Command("go", "list", "-export", "-deps", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOCACHE="+cache)
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("go list -export -deps: %v\n%s", err, out)
+	}
+	return time.Since(start), nil
 }

@@ -213,7 +213,9 @@ func startInProcess(t *testing.T) *lsptest.Client {
 	cr, cw := io.Pipe()
 	sr, sw := io.Pipe()
 	done := make(chan int, 1)
-	go func() { done <- lsp.New(lsp.Options{Analyzers: analyzerSuite}).Run(context.Background(), stdio{cr, sw}) }()
+	go func() {
+		done <- lsp.New(lsp.Options{Analyzers: analyzerSuite}).Run(context.Background(), stdio{cr, sw})
+	}()
 	t.Cleanup(func() {
 		cw.Close()
 		<-done

@@ -40,10 +40,20 @@ func TestEglotEndToEnd(t *testing.T) {
 	dir := lsptest.SampleModule(t, nil)
 	before := lsptest.TreeDigest(t, dir)
 	result, logFile := filepath.Join(tmp, "result.json"), filepath.Join(tmp, "jitls.log")
+	// Emacs gets a home of its own (it writes ~/.emacs.d); the go command
+	// run by jitls keeps the real build and module caches.
+	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	vals := strings.Split(strings.TrimSpace(string(goEnv)), "\n")
+	if len(vals) != 3 {
+		t.Fatalf("go env printed %q", goEnv)
+	}
 	cmd := exec.Command(emacs, "--batch", "--no-init-file", "-l", script)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(tmp, "home"), "JITLS_BIN="+bin, "JITLS_FILE="+filepath.Join(dir, "relu", "relu.go"),
-		"JITLS_RESULT="+result, "JITLS_LOG="+logFile)
+	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(tmp, "home"), "GOCACHE="+vals[0], "GOMODCACHE="+vals[1], "GOPATH="+vals[2],
+		"JITLS_BIN="+bin, "JITLS_FILE="+filepath.Join(dir, "relu", "relu.go"), "JITLS_RESULT="+result, "JITLS_LOG="+logFile)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("emacs: %v\n%s", err, out)
