@@ -44,7 +44,8 @@ func allAnalyzers(Settings) []*analysis.Analyzer { return analyzers.All() }
 // TestRuntimeEventsDiagnostics runs a real program with JITLINT_EVENTS
 // while the server watches the file named by runtimeEvents: the call site
 // that compiled three times gets an Information diagnostic saying so, why,
-// and that the staticargs analyzer agrees; an edit of the file drops it.
+// and that the staticargs analyzer agrees; an edit of the file drops it and
+// undoing the edit brings it back.
 func TestRuntimeEventsDiagnostics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
@@ -91,17 +92,25 @@ func TestRuntimeEventsDiagnostics(t *testing.T) {
 	}
 
 	// An edit moves lines: the run's positions are stale and dropped.
+	c.Clear() // earlier publications must not answer the waits below
 	c.notify("textDocument/didChange", map[string]any{
 		"textDocument": map[string]any{"uri": u, "version": 2},
 		"contentChanges": []any{map[string]any{
 			"range": protocol.Range{Start: protocol.Position{Line: 0}, End: protocol.Position{Line: 0}}, "text": "// moved\n"}},
 	})
-	c.diagsFor(u, "diagnostics without the runtime one", func(ds []protocol.Diagnostic) bool {
+	noRuntime := func(ds []protocol.Diagnostic) bool {
 		for _, d := range ds {
 			if isRuntime(d) {
 				return false
 			}
 		}
 		return len(ds) > 0
-	})
+	}
+	hasRuntime := func(ds []protocol.Diagnostic) bool { return !noRuntime(ds) }
+	c.diagsFor(u, "diagnostics without the runtime one", noRuntime)
+	// Undoing the edit makes the buffer the file the run executed again.
+	c.Clear()
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": u, "version": 3}, "contentChanges": []any{map[string]any{"text": text}}})
+	c.diagsFor(u, "the runtime diagnostic back", hasRuntime)
 }
