@@ -106,10 +106,12 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 		for _, i := range fn.Static {
 			tf.static = append(tf.static, i)
 		}
-		slices.Sort(tf.static)
 		for _, j := range fn.Jitted {
 			tf.jitCalls = append(tf.jitCalls, mkSpan(j.Call))
+			tf.static = append(tf.static, j.Static...) // includes unnamed parameters, which Static lacks
 		}
+		slices.Sort(tf.static)
+		tf.static = slices.Compact(tf.static)
 	}
 	for _, file := range pkg.Syntax {
 		for _, d := range file.Decls {

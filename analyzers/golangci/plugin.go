@@ -24,7 +24,7 @@
 //	        type: module
 //	        description: static checks for code traced by github.com/jitlint/jitlint/jit
 //	        settings:
-//	          disable: [staticargs]     # analyzer names to turn off (default: none)
+//	          disable: [staticargs]     # analyzer names to turn off, directive too (default: none)
 //	          unrolledloop-max: 64      # default 32
 //
 // then run ./bin/custom-gcl run ./...

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
@@ -46,13 +47,28 @@ func checkCall(r *traced.Result, j *traced.Jitted, call *ast.CallExpr, report fu
 			}
 			report(analysis.Diagnostic{
 				Pos: arg.Pos(), End: arg.End(),
-				Message: fmt.Sprintf("argument %s has a different shape on each iteration: one compile per distinct shape. "+
-					"Pad to a fixed size with jit.PadTo and pass a mask", argName(j, k, arg)),
+				Message: fmt.Sprintf("argument %s has a different shape on each iteration: one compile per distinct shape (%s). "+
+					"Pad to a fixed size with jit.PadTo and pass a mask", argName(j, k, arg), count(r, loop)),
 				Related: []analysis.RelatedInformation{{Pos: j.Call.Pos(), End: j.Call.End(), Message: "the function is jitted here"}},
 			})
 			break
 		}
 	}
+}
+
+// count says how the number of compiles grows: with the distinct values of
+// a literal ranged over, with the trip count, or with the data.
+func count(r *traced.Result, loop ast.Stmt) string {
+	if rs, ok := loop.(*ast.RangeStmt); ok {
+		if n, ok := r.ConstSet(rs.X); ok {
+			return fmt.Sprintf("%d distinct lengths in the literal → %d compiles", n, n)
+		}
+		return "the number of compiles grows with the distinct lengths in " + types.ExprString(rs.X)
+	}
+	if tc := traced.Trips(r.Info, loop); tc.Known {
+		return fmt.Sprintf("up to %d compiles, one per iteration", tc.N)
+	}
+	return "the number of compiles grows with the data"
 }
 
 // argName names argument k: the parameter's name when known, else the expression.
@@ -96,8 +112,10 @@ func (s *shapes) varies(e ast.Expr) bool {
 func (s *shapes) call(call *ast.CallExpr) bool {
 	if name, recv := traced.ArrayMethod(s.r.Info, call); name != "" {
 		switch name {
-		case "Slice", "Reshape":
-			return s.loop.VariesAny(call.Args) || (name == "Slice" && s.varies(recv))
+		case "Slice":
+			return s.sliceVaries(call.Args) || s.varies(recv)
+		case "Reshape":
+			return s.loop.VariesAny(call.Args)
 		case "Sum", "Mean", "MaxReduce", "MinReduce", "Transpose":
 			return s.loop.VariesAny(call.Args) || s.varies(recv)
 		}
@@ -120,7 +138,12 @@ func (s *shapes) call(call *ast.CallExpr) bool {
 		}
 		return len(args) == 1 && s.lengthVaries(args[0])
 	case "PadTo":
-		return len(args) > 1 && s.loop.Varies(args[1])
+		// A few buckets are a few compiles.
+		if len(args) < 2 || !s.loop.Varies(args[1]) {
+			return false
+		}
+		_, few := s.r.FewValues(s.loop, args[1])
+		return !few
 	case "Concatenate", "Where":
 		return s.anyArray(args)
 	}
@@ -143,10 +166,15 @@ func (s *shapes) anyArray(es []ast.Expr) bool {
 func (s *shapes) lengthVaries(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.SliceExpr:
-		for _, b := range []ast.Expr{e.Low, e.High, e.Max} {
-			if b != nil && s.loop.Varies(b) {
-				return true
-			}
+		low := e.Low
+		if low == nil {
+			low = &ast.BasicLit{Kind: token.INT, Value: "0"}
+		}
+		if e.High != nil && s.widthVaries(low, e.High) {
+			return true
+		}
+		if e.High == nil && s.loop.Varies(low) {
+			return true
 		}
 		return s.lengthVaries(e.X)
 	case *ast.Ident:

@@ -7,12 +7,16 @@
 //
 // A static argument (jit.StaticArgnums) is part of the cache key of a jitted
 // function: each new value traces and compiles the function again. The
-// analyzer reports calls of a jitted function whose static argument is a
-// loop variable or a value updated in the loop, a run-time float, or a
-// time/rand result; static arguments of non-comparable type (slices, maps,
-// functions: jit rejects them with BadStaticArg); arrays passed in a static
-// position; and jit.Jit called inside a loop, which makes a new wrapper with
-// an empty cache on every iteration.
+// analyzer reports calls of a jitted function whose static argument, or
+// `jit:"static"` struct field, is a loop variable or a value updated in the
+// loop (unless it only cycles through a few values: a bool, i%3, an element
+// of a fixed table), or a time/rand result; static arguments of
+// non-comparable type (slices, maps, functions: jit rejects them with
+// BadStaticArg); arrays passed in a static position; and jit.Jit called
+// inside a loop on the same function, which makes a new wrapper with an
+// empty cache on every iteration (building a table of wrappers, or jitting
+// a different function on each iteration, is fine). Options passed as
+// jit.Jit(f, opts...) are read when the slice is built in the package.
 //
 // For jit.Jit in a loop, the suggested fix moves the statement before the
 // loop when the jitted function does not use variables of the loop.

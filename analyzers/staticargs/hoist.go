@@ -26,7 +26,7 @@ func hoistFix(r *traced.Result, call *ast.CallExpr, stack []ast.Node, loop ast.S
 	if !ok || lhs.Name == "_" {
 		return none, false
 	}
-	body := loopBody(loop)
+	body := traced.LoopBody(loop)
 	if body == nil || !contains(body.List, assign) || usesLoopVars(r, call, loop) {
 		return none, false
 	}
@@ -68,16 +68,6 @@ func hoistFix(r *traced.Result, call *ast.CallExpr, stack []ast.Node, loop ast.S
 			{Pos: delStart, End: delEnd},
 		},
 	}, true
-}
-
-func loopBody(loop ast.Stmt) *ast.BlockStmt {
-	switch s := loop.(type) {
-	case *ast.ForStmt:
-		return s.Body
-	case *ast.RangeStmt:
-		return s.Body
-	}
-	return nil
 }
 
 func contains(list []ast.Stmt, s ast.Stmt) bool {

@@ -37,7 +37,7 @@ func New(tracer *analysis.Analyzer) *analysis.Analyzer {
 func checkJitInLoop(r *traced.Result, j *traced.Jitted, report func(analysis.Diagnostic)) {
 	stack := r.PathTo(j.Call)
 	loops := traced.Loops(stack)
-	if len(loops) == 0 {
+	if len(loops) == 0 || buildsTable(r, j, stack, loops[len(loops)-1]) {
 		return
 	}
 	d := analysis.Diagnostic{
@@ -51,33 +51,41 @@ func checkJitInLoop(r *traced.Result, j *traced.Jitted, report func(analysis.Dia
 	report(d)
 }
 
-// checkCall reports the problems of the static arguments of one call.
+// checkCall reports the problems of the static arguments of one call:
+// the positional ones (jit.StaticArgnums) and the `jit:"static"` fields of
+// struct arguments.
 func checkCall(r *traced.Result, defs map[types.Object]ast.Expr, j *traced.Jitted, call *ast.CallExpr, report func(analysis.Diagnostic)) {
 	stack := r.PathTo(call)
-	for _, k := range j.Static {
-		if k >= len(call.Args) {
+	for k, arg := range call.Args {
+		t := paramType(r, call, k)
+		if t == nil {
 			continue
 		}
-		arg := call.Args[k]
-		name := paramName(j, k)
-		msg := ""
-		t := paramType(r, call, k)
-		switch {
-		case t == nil:
+		if !j.IsStatic(k) {
+			for _, sf := range staticFields(r, arg, t, stack) {
+				msg := churn(r, defs, sf.value, stack, "static field "+sf.field+" of argument "+paramName(j, k))
+				if msg == "" {
+					continue
+				}
+				d := analysis.Diagnostic{Pos: sf.value.Pos(), End: sf.value.End(), Message: msg}
+				if sf.value.Pos() < arg.Pos() || sf.value.End() > arg.End() {
+					d.Pos, d.End = arg.Pos(), arg.End()
+					d.Related = []analysis.RelatedInformation{{Pos: sf.value.Pos(), End: sf.value.End(), Message: "the static field " + sf.field + " is set here"}}
+				}
+				report(d)
+			}
 			continue
+		}
+		name := paramName(j, k)
+		var msg string
+		switch {
 		case traced.ContainsArray(t):
 			msg = fmt.Sprintf("an Array is passed as static argument %s: static arguments are Go values kept in the cache key; pass arrays as ordinary arguments", name)
 		case !types.Comparable(t):
 			msg = fmt.Sprintf("static argument %s has type %s, which is not comparable: the call panics with BadStaticArg. Use a comparable value (an array, a string, a struct of comparable fields)",
 				name, types.TypeString(t, types.RelativeTo(nil)))
-		case variesInLoop(r, arg, stack):
-			msg = fmt.Sprintf("static argument %s takes a new value on every iteration: each call traces and compiles again. Pass it as an array argument, or keep it fixed", name)
-		case isRuntimeFloat(r, arg, t):
-			msg = fmt.Sprintf("static argument %s is a run-time float (%s): each distinct value traces and compiles again. Pass it as an array argument (jit.Scalar)", name, types.ExprString(arg))
 		default:
-			if src := clockOrRand(r, defs, arg); src != "" {
-				msg = fmt.Sprintf("static argument %s comes from %s and changes on every call: each call traces and compiles again. Pass it as an array argument", name, src)
-			}
+			msg = churn(r, defs, arg, stack, "static argument "+name)
 		}
 		if msg == "" {
 			continue
@@ -88,6 +96,32 @@ func checkCall(r *traced.Result, defs map[types.Object]ast.Expr, j *traced.Jitte
 		}
 		report(d)
 	}
+}
+
+// churn explains why a static value what (an argument or a static field)
+// makes every call compile again, or returns "": it changes on every
+// iteration of a loop (and does not merely cycle through a few values), or
+// it comes from the clock or a random draw.
+func churn(r *traced.Result, defs map[types.Object]ast.Expr, value ast.Expr, stack []ast.Node, what string) string {
+	for _, loop := range traced.Loops(stack) {
+		l := traced.NewLoop(r.Info, loop)
+		if !l.Varies(value) {
+			continue
+		}
+		tc := traced.Trips(r.Info, loop)
+		if k, ok := r.FewValues(l, value); ok && (!tc.Known || k < tc.N) {
+			return "" // a few values that repeat: a few compiles, then cache hits
+		}
+		count := "each call traces and compiles again"
+		if tc.Known {
+			count += fmt.Sprintf(" (%d iterations → %d compiles)", tc.N, tc.N)
+		}
+		return fmt.Sprintf("%s takes a new value on every iteration: %s. Pass it as an array argument, or keep it fixed", what, count)
+	}
+	if src := clockOrRand(r, defs, value); src != "" {
+		return fmt.Sprintf("%s comes from %s and changes on every call: each call traces and compiles again. Pass it as an array argument", what, src)
+	}
+	return ""
 }
 
 // paramType returns the type of parameter k of the called function (the
@@ -112,22 +146,6 @@ func paramName(j *traced.Jitted, k int) string {
 		return name
 	}
 	return fmt.Sprint(k)
-}
-
-// variesInLoop reports whether arg changes between iterations of an enclosing loop.
-func variesInLoop(r *traced.Result, arg ast.Expr, stack []ast.Node) bool {
-	for _, loop := range traced.Loops(stack) {
-		if traced.NewLoop(r.Info, loop).Varies(arg) {
-			return true
-		}
-	}
-	return false
-}
-
-// isRuntimeFloat reports whether arg is a floating-point value that is not a constant.
-func isRuntimeFloat(r *traced.Result, arg ast.Expr, t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsFloat != 0 && r.Info.Types[arg].Value == nil
 }
 
 // clockOrRand returns "time.Now" (etc.) when arg, or the value a variable

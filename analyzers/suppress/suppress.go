@@ -17,6 +17,7 @@ import (
 	"go/token"
 	"reflect"
 
+	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -64,14 +65,17 @@ func (s *Set) Suppressor(analyzer string, pos token.Pos) *Directive {
 // at least one of its findings in the package.
 type used map[*Directive]bool
 
-// parser is the prerequisite that parses a package's directives once for
-// all the analyzers of a suite.
+// newParser returns the prerequisite that parses a package's directives
+// once for all the analyzers of a suite.
 func newParser() *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       "jitlintdirectives",
 		Doc:        "parse the //jitlint:ignore and //jitlint:file-ignore directives of a package",
 		ResultType: reflect.TypeOf((*Set)(nil)),
 		Run: func(pass *analysis.Pass) (any, error) {
+			if !traced.ImportsJit(pass.Pkg) {
+				return NewSet(pass.Fset, nil), nil // the analyzers skip the package
+			}
 			return NewSet(pass.Fset, pass.Files), nil
 		},
 	}
@@ -94,8 +98,8 @@ func Apply(as []*analysis.Analyzer, known []string) []*analysis.Analyzer {
 	return append(as, newDirectiveAnalyzer(parser, as, known))
 }
 
-// wrap makes a report only the findings that no directive suppresses and
-// return the directives that suppressed some.
+// wrap changes analyzer a to report only the findings that no directive
+// suppresses, and to return the directives that suppressed some.
 func wrap(a, parser *analysis.Analyzer) {
 	run := a.Run
 	a.Requires = append(a.Requires, parser)

@@ -64,6 +64,7 @@ func newBuilder(fset *token.FileSet, files []*ast.File, pkg *types.Package, info
 			impls:     map[*types.Func][]ast.Node{},
 			returning: map[ast.Node]bool{},
 			ops:       map[ast.Node]int{},
+			extOps:    map[*types.Func]int{},
 		},
 		traced: map[*Func]map[int]bool{},
 		seen:   map[*ast.CallExpr]bool{},

@@ -19,23 +19,25 @@ func (r *Result) recordFuncs(n ast.Node) {
 	case *ast.AssignStmt:
 		if len(n.Lhs) == len(n.Rhs) {
 			for i := range n.Lhs {
-				r.store(n.Lhs[i], n.Rhs[i])
+				r.store(n.Lhs[i], n.Rhs[i], nil)
 			}
 		}
 	case *ast.ValueSpec:
 		if len(n.Names) == len(n.Values) {
 			for i, id := range n.Names {
-				r.store(id, n.Values[i])
+				r.store(id, n.Values[i], nil)
 			}
 		}
 	case *ast.CompositeLit:
 		if _, ok := r.Info.TypeOf(n).Underlying().(*types.Struct); ok {
 			for _, elt := range n.Elts {
 				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					r.store(kv.Key, kv.Value)
+					r.store(kv.Key, kv.Value, nil)
 				}
 			}
 		}
+	case *ast.CallExpr:
+		r.storeArgs(n)
 	case *ast.RangeStmt:
 		if n.Value != nil {
 			if obj := r.holder(n.X); obj != nil {
@@ -47,8 +49,9 @@ func (r *Result) recordFuncs(n ast.Node) {
 	}
 }
 
-// store records the functions that value holds in the holder of target.
-func (r *Result) store(target, value ast.Expr) {
+// store records the functions that value holds in obj, or in the holder
+// of target when obj is nil.
+func (r *Result) store(target, value ast.Expr, obj types.Object) {
 	t := r.Info.TypeOf(value)
 	if t == nil {
 		t = r.Info.TypeOf(target)
@@ -56,8 +59,35 @@ func (r *Result) store(target, value ast.Expr) {
 	if t == nil || !(holdsFunc(t) || isOptionSlice(t)) {
 		return
 	}
-	if obj := r.holder(target); obj != nil {
+	if obj == nil {
+		obj = r.holder(target)
+	}
+	if obj != nil {
 		r.stored[obj] = append(r.stored[obj], value)
+	}
+}
+
+// storeArgs records the functions passed to the parameters of a function
+// declared in this package (apply(act, x) stores act in apply's parameter).
+func (r *Result) storeArgs(call *ast.CallExpr) {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return
+	}
+	fn, ok := r.Info.Uses[id].(*types.Func)
+	if !ok || r.decls[fn.Origin()] == nil {
+		return
+	}
+	params := ParamVars(r.Info, r.decls[fn.Origin()].Type)
+	for i, arg := range call.Args {
+		if i < len(params) && params[i] != nil && !call.Ellipsis.IsValid() {
+			r.store(nil, arg, params[i])
+		}
 	}
 }
 
@@ -212,11 +242,7 @@ func (r *Result) returnedFuncs(call *ast.CallExpr) []ast.Node {
 		ast.Inspect(funcBody(c), func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
-				if n != c {
-					// Returns of nested literals are theirs, but a returned
-					// literal is found through the return statement below.
-					return false
-				}
+				return false // its returns are its own
 			case *ast.ReturnStmt:
 				if len(n.Results) == 1 {
 					out = append(out, r.funcExprs(n.Results[0])...)

@@ -119,7 +119,7 @@ func containsArray(t types.Type, seen map[types.Type]bool) bool {
 		return containsArray(u.Elem(), seen)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
-			if isStaticTag(u.Tag(i)) {
+			if IsStaticTag(u.Tag(i)) {
 				continue
 			}
 			if containsArray(u.Field(i).Type(), seen) {
@@ -136,8 +136,8 @@ func containsArray(t types.Type, seen map[types.Type]bool) bool {
 	return false
 }
 
-// isStaticTag reports whether a struct tag marks a static pytree field.
-func isStaticTag(tag string) bool {
+// IsStaticTag reports whether a struct tag marks a static pytree field (`jit:"static"`).
+func IsStaticTag(tag string) bool {
 	return reflect.StructTag(tag).Get("jit") == "static"
 }
 

@@ -31,6 +31,18 @@ func Loops(stack []ast.Node) []ast.Stmt {
 	return loops
 }
 
+// LoopBody returns the body of a *ast.ForStmt or *ast.RangeStmt (nil for
+// other statements).
+func LoopBody(loop ast.Stmt) *ast.BlockStmt {
+	switch s := loop.(type) {
+	case *ast.ForStmt:
+		return s.Body
+	case *ast.RangeStmt:
+		return s.Body
+	}
+	return nil
+}
+
 // Loop answers which values change from one iteration of a loop to the next.
 type Loop struct {
 	Stmt     ast.Stmt

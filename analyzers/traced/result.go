@@ -148,6 +148,7 @@ type Result struct {
 	// Staging (see stages.go): operation counts of functions, and the
 	// importer of other packages' StagesFacts (nil without facts).
 	ops        map[ast.Node]int
+	extOps     map[*types.Func]int
 	importFact func(*types.Func, analysis.Fact) bool
 }
 

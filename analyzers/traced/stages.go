@@ -37,6 +37,9 @@ func (r *Result) Ops(n ast.Node) int {
 	}
 	total := 0
 	ast.Inspect(n, func(n ast.Node) bool {
+		if r.dead[n] {
+			return false // never runs while tracing
+		}
 		if call, ok := n.(*ast.CallExpr); ok {
 			total = min(total+r.callOps(call), maxOps)
 		}
@@ -69,12 +72,23 @@ func (r *Result) callOps(call *ast.CallExpr) int {
 		best = max(best, r.funcOps(node))
 	}
 	if obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg && r.importFact != nil {
-		var f StagesFact
-		if r.importFact(obj, &f) {
-			best = max(best, f.Ops)
-		}
+		best = max(best, r.externalOps(obj))
 	}
 	return best
+}
+
+// externalOps is the operation count of a function of another package,
+// from its StagesFact (memoised: facts are looked up once per function).
+func (r *Result) externalOps(fn *types.Func) int {
+	if n, ok := r.extOps[fn]; ok {
+		return n
+	}
+	var f StagesFact
+	if !r.importFact(fn, &f) {
+		f.Ops = 0
+	}
+	r.extOps[fn] = f.Ops
+	return f.Ops
 }
 
 // funcOps is the memoised operation count of a declaration or literal.
@@ -88,13 +102,13 @@ func (r *Result) funcOps(node ast.Node) int {
 	return n
 }
 
-// exportStages exports a StagesFact for each function of the package that
-// stages operations and can be called from other packages.
+// exportStages exports a StagesFact for each exported function or method
+// of the package that stages operations (other packages can call no others).
 func exportStages(pass *analysis.Pass, r *Result) {
 	for _, f := range r.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
+			if !ok || fd.Body == nil || !fd.Name.IsExported() {
 				continue
 			}
 			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)

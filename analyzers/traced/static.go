@@ -11,7 +11,3 @@ func (r *Result) IsStaticField(sel *ast.SelectorExpr) bool {
 	s := r.Info.Selections[sel]
 	return s != nil && s.Kind() == types.FieldVal && staticField(s)
 }
-
-// IsStaticTag reports whether a struct field's tag (without its quotes)
-// marks the field `jit:"static"`.
-func IsStaticTag(tag string) bool { return isStaticTag(tag) }

@@ -102,13 +102,13 @@ func calleeName(fn *types.Func) string {
 
 // exportSummaries exports a fact for each exported function with array
 // parameters that would have problems if called with traced arguments.
-// Functions traced in their own package are left out: their problems are
-// reported there already.
+// Parameters already traced in the function's own package are left out:
+// their problems are reported there.
 func exportSummaries(pass *analysis.Pass, r *Result, check CheckFunc, newFact func() SummaryFact) {
 	for _, file := range r.Files {
 		for _, d := range file.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !fd.Name.IsExported() || r.FuncOf(fd) != nil {
+			if !ok || fd.Body == nil || !fd.Name.IsExported() {
 				continue
 			}
 			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -118,7 +118,11 @@ func exportSummaries(pass *analysis.Pass, r *Result, check CheckFunc, newFact fu
 			fact := newFact()
 			s := fact.summary()
 			seen := map[string]bool{}
+			params := ParamVars(r.Info, fd.Type)
 			for _, i := range arrayParams(obj, nil) {
+				if i < len(params) && r.tainted[params[i]] {
+					continue
+				}
 				sub := r.BuildFrom(pass.Pkg, fd, i)
 				collect := func(d analysis.Diagnostic) {
 					f := Finding{Param: i, Pos: r.Where(d.Pos), Message: d.Message}

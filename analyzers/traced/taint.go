@@ -278,7 +278,7 @@ func staticField(sel *types.Selection) bool {
 			return false
 		}
 		if k == len(idx)-1 {
-			return isStaticTag(st.Tag(i))
+			return IsStaticTag(st.Tag(i))
 		}
 		t = st.Field(i).Type()
 	}

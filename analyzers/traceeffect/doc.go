@@ -9,9 +9,12 @@
 // abstract values; later calls run the compiled program and skip the Go code.
 // So fmt.Print*, log.* and log/slog output, print and println, writes to
 // package variables or to variables captured from outside the traced
-// function, time.Now, time.Since and math/rand draws happen once, at trace
-// time, and never again: a print shows tracers instead of values, a counter
-// counts compiles, a random number is frozen into the program.
+// function or to the state of a receiver that outlives the trace
+// (jit.Jit(m.Step) with m.steps++), sync/atomic updates of shared counters,
+// time.Now, time.Since and math/rand draws happen once, at trace time, and
+// never again: a print shows tracers instead of values, a counter counts
+// compiles, a random number is frozen into the program. Making a generator
+// (rand.New, rand.NewSource) is not a draw; drawing from it is.
 //
 // Use jit.DebugPrint to print values at run time; return values from the
 // traced function instead of writing them to outer variables; pass random

@@ -42,6 +42,16 @@ var effectFuncs = map[string]map[string]bool{
 	"time":         {"Now": true, "Since": true, "Until": true},
 	"math/rand":    {"*": true},
 	"math/rand/v2": {"*": true},
+	"sync/atomic":  {"*": true},
+}
+
+// notEffects are the functions and methods of effectFuncs' packages that
+// are not effects: making a generator is not a draw, and loading an atomic
+// value changes nothing.
+var notEffects = map[string]map[string]bool{
+	"math/rand":    {"New": true, "NewSource": true, "NewZipf": true},
+	"math/rand/v2": {"New": true, "NewPCG": true, "NewChaCha8": true, "NewZipf": true},
+	"sync/atomic":  {"Load": true, "LoadInt32": true, "LoadInt64": true, "LoadUint32": true, "LoadUint64": true, "LoadUintptr": true, "LoadPointer": true},
 }
 
 // check reports the trace-time effects in fn.
@@ -78,10 +88,19 @@ func checkCall(r *traced.Result, fn *traced.Func, call *ast.CallExpr, report fun
 		}
 		path = callee.Pkg().Path()
 		names := effectFuncs[path]
-		if !names[callee.Name()] && !names["*"] {
+		if (!names[callee.Name()] && !names["*"]) || notEffects[path][callee.Name()] {
 			return
 		}
 		name = callee.Pkg().Name() + "." + callee.Name()
+		if path != "sync/atomic" && path != "math/rand" && path != "math/rand/v2" {
+			break
+		}
+		if callee.Signature().Recv() != nil {
+			name = types.ExprString(call.Fun) // rng.Float64, calls.Add
+		}
+		if path == "sync/atomic" && !sharedAtomic(r, fn, call, callee) {
+			return
+		}
 	default:
 		return
 	}
@@ -91,6 +110,8 @@ func checkCall(r *traced.Result, fn *traced.Func, call *ast.CallExpr, report fun
 		d.Message = fmt.Sprintf("%s reads the clock once, at trace time: the compiled program keeps that value on every call. Pass the time as an argument", name)
 	case "math/rand", "math/rand/v2":
 		d.Message = fmt.Sprintf("%s draws once, at trace time: the compiled program reuses that number on every call. Pass random values (or a seed array) as arguments", name)
+	case "sync/atomic":
+		d.Message = fmt.Sprintf("%s updates shared state once per trace, not on every call; count calls outside the traced function (or read Stats)", name)
 	default:
 		d.Message = fmt.Sprintf("%s runs once per trace, not on every call; use jit.DebugPrint to print at run time", name)
 	}
@@ -102,29 +123,93 @@ func checkCall(r *traced.Result, fn *traced.Func, call *ast.CallExpr, report fun
 	report(d)
 }
 
-// checkWrite reports an assignment to a package variable or to a variable
-// captured from outside the outermost traced function.
+// checkWrite reports an assignment to a package variable, to a variable
+// captured from outside the outermost traced function, or to the state of
+// a receiver that outlives the trace.
 func checkWrite(r *traced.Result, fn *traced.Func, lhs ast.Expr, report func(analysis.Diagnostic)) {
-	id := traced.RootIdent(lhs)
-	if id == nil {
+	what := outliving(r, fn, lhs)
+	if what == "" {
 		return
-	}
-	v, ok := r.Info.Uses[id].(*types.Var)
-	if !ok || v.IsField() || v.Pkg() == nil {
-		return
-	}
-	var what string
-	if v.Parent() == v.Pkg().Scope() {
-		what = "package variable " + v.Name()
-	} else {
-		outer := r.Outermost(lhs.Pos())
-		if outer == nil || (outer.Node.Pos() <= v.Pos() && v.Pos() < outer.Node.End()) {
-			return
-		}
-		what = "captured variable " + v.Name()
 	}
 	report(analysis.Diagnostic{
 		Pos: lhs.Pos(), End: lhs.End(), Related: fn.Related(),
 		Message: fmt.Sprintf("assignment to %s runs once per trace, not on every call; return the value from the traced function instead", what),
 	})
+}
+
+// outliving describes the memory that writing e changes when it outlives
+// the trace (a package variable, a captured variable, the state of a
+// receiver that outlives the trace), or returns "".
+func outliving(r *traced.Result, fn *traced.Func, e ast.Expr) string {
+	id := traced.RootIdent(e)
+	if id == nil {
+		return ""
+	}
+	v, ok := r.Info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Pkg() == nil {
+		return ""
+	}
+	switch {
+	case v.Parent() == v.Pkg().Scope():
+		return "package variable " + v.Name()
+	case fn.RecvOutlives && v == fn.Recv:
+		if e == ast.Expr(id) || !writesThrough(r.Info, e) {
+			return "" // the receiver is a copy: the write does not last
+		}
+		return types.ExprString(e) + " (state of the receiver, which outlives the trace)"
+	}
+	outer := r.Outermost(e.Pos())
+	if outer == nil || (outer.Node.Pos() <= v.Pos() && v.Pos() < outer.Node.End()) {
+		return ""
+	}
+	return "captured variable " + v.Name()
+}
+
+// sharedAtomic reports whether an atomic update changes memory that
+// outlives the trace (not a counter local to the traced function).
+func sharedAtomic(r *traced.Result, fn *traced.Func, call *ast.CallExpr, callee *types.Func) bool {
+	var target ast.Expr
+	if callee.Signature().Recv() != nil {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			target = sel.X
+		}
+	} else if len(call.Args) > 0 {
+		target = call.Args[0]
+		if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			target = u.X
+		}
+	}
+	id := traced.RootIdent(target)
+	if id == nil {
+		return true // memory we cannot see: assume it is shared
+	}
+	if v, ok := r.Info.Uses[id].(*types.Var); ok && fn.RecvOutlives && v == fn.Recv {
+		return true
+	}
+	return outliving(r, fn, id) != ""
+}
+
+// writesThrough reports whether an assignment to lhs changes memory that
+// its root variable points to (a field through a pointer, an element of a
+// slice or map), rather than the variable itself.
+func writesThrough(info *types.Info, lhs ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(lhs).(type) {
+		case *ast.StarExpr:
+			return true
+		case *ast.SelectorExpr:
+			if _, ok := info.TypeOf(x.X).Underlying().(*types.Pointer); ok {
+				return true
+			}
+			lhs = x.X
+		case *ast.IndexExpr:
+			switch info.TypeOf(x.X).Underlying().(type) {
+			case *types.Slice, *types.Map, *types.Pointer:
+				return true
+			}
+			lhs = x.X
+		default:
+			return false
+		}
+	}
 }

@@ -71,7 +71,10 @@ func (c *checker) lengthOf(e ast.Expr, call *ast.CallExpr) sliceLen {
 			if n, ok := traced.MaxInt(c.r.Info, e.Args[1], c.r.PathTo(e)); ok {
 				return sliceLen{n: n, known: true, at: e}
 			}
-			return sliceLen{fromData: true, at: e, why: fmt.Sprintf("made with length %s", types.ExprString(e.Args[1]))}
+			if mentionsLen(c.r.Info, e.Args[1]) {
+				return sliceLen{fromData: true, at: e, why: fmt.Sprintf("made with length %s", types.ExprString(e.Args[1]))}
+			}
+			return sliceLen{} // a length from the configuration, say: not known
 		}
 	case *ast.Ident:
 		v, ok := c.r.Info.Uses[e].(*types.Var)
@@ -101,7 +104,9 @@ func (c *checker) lengthOf(e ast.Expr, call *ast.CallExpr) sliceLen {
 }
 
 // appended works out how many elements an append adds: its arguments,
-// times the trip counts of the loops around it.
+// times the trip counts of the loops around it. A loop over data (a range
+// over a slice, map or string, or a count from len) makes the length grow
+// with the data; a count from elsewhere (a configuration value) is not known.
 func (c *checker) appended(app *ast.CallExpr) sliceLen {
 	if app.Ellipsis.IsValid() {
 		return sliceLen{}
@@ -109,16 +114,17 @@ func (c *checker) appended(app *ast.CallExpr) sliceLen {
 	n := int64(len(app.Args) - 1)
 	for _, loop := range traced.Loops(c.r.PathTo(app)) {
 		tc := traced.Trips(c.r.Info, loop)
-		if !tc.Known || tc.Structure {
-			what := "in a loop"
-			if rs, ok := loop.(*ast.RangeStmt); ok {
-				what = "by ranging over " + types.ExprString(rs.X)
-			} else if tc.Bound != nil {
-				what = "in a loop of " + types.ExprString(tc.Bound) + " iterations"
-			}
-			return sliceLen{fromData: true, at: loop, why: "built " + what}
+		switch {
+		case tc.Known:
+			n *= tc.N
+		case tc.Structure:
+			rs := loop.(*ast.RangeStmt)
+			return sliceLen{fromData: true, at: loop, why: "built by ranging over " + types.ExprString(rs.X)}
+		case tc.Bound != nil && mentionsLen(c.r.Info, tc.Bound):
+			return sliceLen{fromData: true, at: loop, why: "built in a loop of " + types.ExprString(tc.Bound) + " iterations"}
+		default:
+			return sliceLen{}
 		}
-		n *= tc.N
 	}
 	return sliceLen{n: n, known: true, at: app}
 }

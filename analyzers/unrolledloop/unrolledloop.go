@@ -69,7 +69,7 @@ func (c *checker) check(fn *traced.Func) {
 // explain fills d's message when the loop should be reported.
 func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic) bool {
 	tc := traced.Trips(c.r.Info, loop)
-	ops := c.r.Ops(loopBody(loop))
+	ops := c.r.Ops(traced.LoopBody(loop))
 	switch {
 	case tc.Known:
 		if tc.N <= c.max {
@@ -122,16 +122,6 @@ func equations(n int64, ops int) string {
 		return "a program that grows with the count"
 	}
 	return fmt.Sprintf("about %d equations", n*int64(ops))
-}
-
-func loopBody(loop ast.Stmt) *ast.BlockStmt {
-	switch s := loop.(type) {
-	case *ast.ForStmt:
-		return s.Body
-	case *ast.RangeStmt:
-		return s.Body
-	}
-	return nil
 }
 
 // staticBound checks the values that the calls of fn's jitted wrappers pass

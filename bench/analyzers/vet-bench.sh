@@ -11,6 +11,7 @@
 # Usage (from the module root):  bench/analyzers/vet-bench.sh [runs] [packages...]
 #   runs      number of runs of each (default 3)
 #   packages  go package patterns (default ./examples/codelab)
+#   MODES     environment: the modes to run (default "empty built")
 set -euo pipefail
 
 runs=${1:-3}
@@ -40,7 +41,7 @@ seconds() {
 
 echo "packages: ${pkgs[*]}; $runs runs each; $(nproc) CPUs; $(go version)"
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-for mode in empty built; do
+for mode in ${MODES:-empty built}; do
 	plain=() tool=()
 	for i in $(seq "$runs"); do
 		p=$(seconds $mode go vet "${pkgs[@]}")

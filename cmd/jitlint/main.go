@@ -1,6 +1,8 @@
 // Command jitlint runs the jitlint analyzers (tracedbool, unrolledloop,
 // staticargs, shapechurn, traceeffect) on Go packages that use
-// github.com/jitlint/jitlint/jit.
+// github.com/jitlint/jitlint/jit. Findings are suppressed with
+// //jitlint:ignore and //jitlint:file-ignore directives; the directive
+// analyzer reports the directives that are wrong or suppress nothing.
 //
 // It is a multichecker and a go vet tool in one binary:
 //
@@ -8,6 +10,7 @@
 //	jitlint -fix ./...                  apply the suggested fixes
 //	jitlint -json ./...                 findings as JSON
 //	jitlint -unrolledloop.max=64 ./...  tune an analyzer; -NAME=false turns one off
+//	jitlint -directive=false ./...      do not check the suppression directives
 //	go vet -vettool=$(which jitlint) ./...
 //	jitlint jaxpr-diff ./pkg.Func 'f32[4]' 'f32[8]'   diff a function's jaxprs under two signatures
 //

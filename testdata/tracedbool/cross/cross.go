@@ -34,3 +34,10 @@ func Eager() bool {
 
 // Jitted traces another package's function directly.
 var jitted = jit.Jit(helpers.Positive) // want `helpers.Positive receives a traced value here`
+
+// H passes a traced value to a helper that helpers also traces itself.
+func H(x jit.Array) jit.Array {
+	return x.Mul(helpers.Ratio(x)) // want `helpers.Ratio receives a traced value here, and at realworld.go:9: x.Item\(\) converts`
+}
+
+var h = jit.Jit(H)

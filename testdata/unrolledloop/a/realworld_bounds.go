@@ -64,6 +64,19 @@ func runMLP(x jit.Array) {
 	mlp.Call(x, layers)
 }
 
+// runMLPConfig builds the layers from a configured depth: not known, not reported.
+func runMLPConfig(x jit.Array, depth int) {
+	mlp.Call(x, make([]jit.Array, depth))
+	var ws []jit.Array
+	for i := 0; i < depth; i++ {
+		ws = append(ws, x)
+	}
+	for _, v := range []float32{1, 2} {
+		ws = append(ws, jit.Scalar(v))
+	}
+	mlp.Call(x, ws)
+}
+
 // Deep passes 64 layers made in a constant loop: reported with the count.
 func Deep(x jit.Array, ws []jit.Array) jit.Array {
 	for _, w := range ws { // want `unrolled into the trace 64 times \(once per element of ws; the call at realworld_bounds.go:\d+ passes 64\) → about 128 equations`

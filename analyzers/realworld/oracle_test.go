@@ -1,0 +1,60 @@
+package realworld_test
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestOracleRules checks the oracle's rules on made-up observations, so
+// that a change to them shows here and not only as a corpus label that
+// stops matching.
+func TestOracleRules(t *testing.T) {
+	at := func(line int) site { return site{"p/main.go", line} }
+	s := &sites{kinds: map[site][]kind{
+		at(1): {convSite}, at(2): {convSite},
+		at(3): {effectSite}, at(4): {effectSite},
+		at(5): {loopSite}, at(6): {loopSite},
+		at(7): {callSite}, at(8): {callSite}, at(9): {callSite}, at(10): {callSite},
+		at(11): {jitSite}, at(12): {jitSite},
+		at(13): {effectSite}, // never runs
+	}}
+	o := &observed{
+		hits: map[string]map[string]int{
+			"p/main.go:2": {"eager": 3},
+			"p/main.go:3": {"trace": 1}, "p/main.go:4": {"eager": 5},
+			"p/main.go:5": {"trace": 2}, "p/main.go:6": {"trace": 1},
+			"p/main.go:7": {"eager": 5}, "p/main.go:8": {"eager": 30}, "p/main.go:9": {"eager": 6}, "p/main.go:10": {"eager": 2},
+			"p/main.go:11": {"eager": 3}, "p/main.go:12": {"eager": 1},
+		},
+		iterations:  map[string]int{"p/main.go:5": 33, "p/main.go:6": 32},
+		traceErrors: map[site][]string{at(1): {"TracerBoolConversionError"}, at(10): {"BadStaticArgError"}},
+		misses: map[site]map[string]int{
+			at(7): {"static": 4}, // every call recompiles
+			at(8): {"shape": 2},  // 3 buckets for 30 calls
+			at(9): {"shape": 3},  // every other call
+		},
+	}
+	truth, unexercised := oracle(s, o)
+	want := map[string][]site{
+		"tracedbool":   {at(1)},
+		"traceeffect":  {at(3)},
+		"unrolledloop": {at(5)},
+		"staticargs":   {at(7), at(10), at(11)},
+		"shapechurn":   {at(9)},
+	}
+	for name, sites := range want {
+		var got []site
+		for st, yes := range truth[name] {
+			if yes {
+				got = append(got, st)
+			}
+		}
+		slices.SortFunc(got, func(a, b site) int { return a.line - b.line })
+		if !slices.Equal(got, sites) {
+			t.Errorf("%s: oracle says %v, want %v", name, got, sites)
+		}
+	}
+	if !slices.Equal(unexercised, []string{"p/main.go:13"}) {
+		t.Errorf("unexercised = %v, want [p/main.go:13]", unexercised)
+	}
+}

@@ -1,0 +1,138 @@
+package traced
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// MaxFew is the largest number of distinct static values that counts as "a
+// few compiles": a static value that cycles through at most that many
+// values compiles once per value and then hits the cache.
+const MaxFew = 8
+
+// FewValues returns how many distinct values e can take in loop l when
+// that number is small and fixed by the program: a bool, x % k with a
+// constant k, an element of a table of constants, the result of a local
+// function that returns only constants, a value assigned from those in the
+// loop. ok is false when the count is not known or large.
+func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
+	n, ok := r.distinct(l, e, map[types.Object]bool{})
+	return n, ok && n <= MaxFew
+}
+
+func (r *Result) distinct(l *Loop, e ast.Expr, seen map[types.Object]bool) (int64, bool) {
+	if r.Info.Types[e].Value != nil {
+		return 1, true
+	}
+	if t := r.Info.TypeOf(e); t != nil {
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			return 2, true
+		}
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if e.Op == token.REM {
+			if v := r.Info.Types[e.Y].Value; v != nil {
+				if k, ok := constant.Int64Val(constant.ToInt(v)); ok && k > 0 {
+					return k, true
+				}
+			}
+		}
+	case *ast.IndexExpr:
+		return r.tableSize(e.X)
+	case *ast.CallExpr:
+		return r.constReturns(e)
+	case *ast.Ident:
+		obj := r.Info.Uses[e]
+		if obj == nil || seen[obj] {
+			return 0, false
+		}
+		seen[obj] = true
+		values, loopVar := l.Values(obj)
+		if loopVar {
+			if rs, ok := l.Stmt.(*ast.RangeStmt); ok && r.Info.Defs[identOf(rs.Value)] == obj {
+				return r.ConstSet(rs.X)
+			}
+			return 0, false
+		}
+		if len(values) == 0 {
+			return 0, false
+		}
+		var total int64
+		for _, v := range values {
+			n, ok := r.distinct(l, v, seen)
+			if !ok {
+				return 0, false
+			}
+			total += n
+		}
+		return total, true
+	}
+	return 0, false
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := e.(*ast.Ident)
+	return id
+}
+
+// tableSize returns the number of elements of a fixed table: a literal,
+// an array type, or a variable declared with a literal and not assigned.
+func (r *Result) tableSize(x ast.Expr) (int64, bool) {
+	if lit, ok := ast.Unparen(x).(*ast.CompositeLit); ok {
+		return int64(len(lit.Elts)), true
+	}
+	if t := r.Info.TypeOf(x); t != nil {
+		if a, ok := t.Underlying().(*types.Array); ok {
+			return a.Len(), true
+		}
+	}
+	return 0, false
+}
+
+// ConstSet returns the number of distinct constants in a literal ranged over.
+func (r *Result) ConstSet(x ast.Expr) (int64, bool) {
+	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
+	if !ok {
+		return 0, false
+	}
+	seen := map[string]bool{}
+	for _, elt := range lit.Elts {
+		v := r.Info.Types[elt].Value
+		if v == nil {
+			return 0, false
+		}
+		seen[v.ExactString()] = true
+	}
+	return int64(len(seen)), true
+}
+
+// constReturns returns the number of distinct constants that the local
+// functions called by call return, when they return only constants (a
+// bucket chooser).
+func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
+	nodes, _ := r.callees(call)
+	if len(nodes) == 0 {
+		return 0, false
+	}
+	seen := map[string]bool{}
+	ok := true
+	for _, n := range nodes {
+		ast.Inspect(funcBody(n), func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			if ret, isRet := n.(*ast.ReturnStmt); isRet {
+				if len(ret.Results) != 1 || r.Info.Types[ret.Results[0]].Value == nil {
+					ok = false
+				} else {
+					seen[r.Info.Types[ret.Results[0]].Value.ExactString()] = true
+				}
+			}
+			return ok
+		})
+	}
+	return int64(len(seen)), ok && len(seen) > 0
+}
