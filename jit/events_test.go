@@ -50,7 +50,7 @@ func TestEventsContent(t *testing.T) {
 	x := jit.Ones(jit.Float32, 4)
 	var lines []int
 	for _, n := range []int{2, 3, 3} {
-		f.Call(n, x) //jitlint:ignore staticargs the test recompiles on purpose to get a cache_miss event
+		f.Call(n, x)
 		lines = append(lines, lineHere()-1)
 	}
 	evs := readEvents(t, path)
