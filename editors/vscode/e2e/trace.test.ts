@@ -94,3 +94,21 @@ test('the last run’s recompiles show at their call site', { skip: !e2eEnabled,
   assert.match(hover, /the shape or dtype of x changed \(f32\[100\]→f32\[200\]→f32\[300\]\)/);
   await cs.page.screenshot({ path: path.join(images, 'runtime-diagnostic.png') });
 });
+
+test('each equation of the jaxpr document links to the Go line that staged it', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
+  const page = cs.page;
+  await page.keyboard.press('Escape');
+  await page.locator('.tab', { hasText: 'step4_compile.go' }).click();
+  await cs.token('Heavy').click();
+  await cs.runCommand('jitlint: Show Jaxpr of Function at Cursor');
+  await page.locator('.tab', { hasText: 'Heavy.jaxpr' }).waitFor({ timeout: 180_000 });
+  // Every equation of Heavy (20 rounds of sin, cos, mul, tanh, add) comes from line 15.
+  const links = page.locator('.editor-group-container.active .detected-link');
+  await links.first().waitFor({ timeout: 60_000 });
+  assert.match(await editorText(), /= sin a {2}# step4_compile\.go:15/);
+  await page.screenshot({ path: path.join(images, 'jaxpr-links.png') });
+  await links.first().click({ modifiers: ['Control'] });
+  // The Go file opens in the jaxpr's editor group, at the equation's line.
+  await page.locator('.editor-group-container.active .tab.active', { hasText: 'step4_compile.go' }).waitFor({ timeout: 30_000 });
+  await page.locator('.statusbar-item', { hasText: /Ln 15, Col 1/ }).waitFor({ timeout: 30_000 });
+});

@@ -64,7 +64,7 @@ export class JaxprDocuments implements vscode.TextDocumentContentProvider, vscod
     }
   }
 
-  /** Links each equation line of a jaxpr document to its Go line (file URI with an #L<line> fragment). */
+  /** Links the source comment of each equation of a jaxpr document to its Go line (file URI with an #L<line> fragment). */
   provideDocumentLinks(doc: vscode.TextDocument): vscode.DocumentLink[] {
     const stored = this.texts.get(doc.uri.toString());
     if (stored === undefined) {
@@ -73,10 +73,11 @@ export class JaxprDocuments implements vscode.TextDocumentContentProvider, vscod
     return stored.links
       .filter((l) => l.jaxprLine < doc.lineCount)
       .map((l) => {
-        const link = new vscode.DocumentLink(
-          doc.lineAt(l.jaxprLine).range,
-          vscode.Uri.parse(l.uri).with({ fragment: `L${l.line + 1}` }),
-        );
+        // The link covers the "# file.go:line" comment (the whole line if there is none).
+        const line = doc.lineAt(l.jaxprLine);
+        const at = line.text.lastIndexOf('  # ');
+        const range = at < 0 ? line.range : new vscode.Range(l.jaxprLine, at + 2, l.jaxprLine, line.text.length);
+        const link = new vscode.DocumentLink(range, vscode.Uri.parse(l.uri).with({ fragment: `L${l.line + 1}` }));
         link.tooltip = `Go to the Go line that staged this equation (line ${l.line + 1})`;
         return link;
       });
