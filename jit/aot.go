@@ -17,6 +17,11 @@ type ClosedJaxpr struct{ cj *ir.ClosedJaxpr }
 // String prints the jaxpr in JAX's text format.
 func (c *ClosedJaxpr) String() string { return c.cj.String() }
 
+// PrettyPrint prints the jaxpr as String does, with options: SourceInfo
+// appends "  # file.go:line", the call in your code that staged it, to each
+// equation (JAX's pretty_print(source_info=True)).
+func (c *ClosedJaxpr) PrettyPrint(o ir.PrintOptions) string { return c.cj.PrettyPrint(o) }
+
 // Eqns returns the top-level equations.
 func (c *ClosedJaxpr) Eqns() []*ir.Eqn { return c.cj.Jaxpr.Eqns }
 

@@ -20,4 +20,17 @@
 // with Jit; see docs/transformations.md for their options and the traps
 // they set (a batched Cond runs every branch; a Where over a singular
 // branch has a NaN gradient unless written as a double where).
+//
+// Every staged equation records the call in your code that staged it
+// (ir.Eqn.Source: the first frame outside jit); ClosedJaxpr.PrettyPrint with
+// ir.PrintOptions{SourceInfo: true} appends it to each equation as
+// "# file.go:line", like JAX's pretty_print(source_info=True).
+//
+// With the environment variable JITLINT_EVENTS naming a file (or
+// SetEventsFile), every compile appends one JSON line (an Event): the
+// function, where it is defined, the call site that compiled it, the
+// signature, the trace, lower and compile times, and for a recompile
+// ("cache_miss") the cause as the cache-miss explanation gives it. The
+// language server jitls shows the last run's recompiles at their call sites
+// from this file.
 package jit

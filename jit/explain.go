@@ -16,6 +16,13 @@ func (c *funcCore) explainMiss(callPos string, cost time.Duration, now *signatur
 	var b strings.Builder
 	fmt.Fprintf(&b, "TRACING CACHE MISS at %s costing %.3f ms because:\n", callPos, float64(cost.Microseconds())/1000)
 	fmt.Fprintf(&b, "  for %s defined at %s\n", c.name, defPos)
+	b.WriteString("  all previously seen cache keys differ. For the closest previous key:\n")
+	b.WriteString(diffText(closest(now, prev).changes(now)))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// closest returns the previously compiled signature nearest to now.
+func closest(now *signature, prev []*signature) *signature {
 	best, bestScore, bestDist := prev[0], -1, 0
 	for _, p := range prev {
 		s, d := p.distance(now)
@@ -23,9 +30,7 @@ func (c *funcCore) explainMiss(callPos string, cost time.Duration, now *signatur
 			best, bestScore, bestDist = p, s, d
 		}
 	}
-	b.WriteString("  all previously seen cache keys differ. For the closest previous key:\n")
-	b.WriteString(best.diff(now))
-	return strings.TrimRight(b.String(), "\n")
+	return best
 }
 
 // distance scores how far now is from s: the number of differences, and a
@@ -67,42 +72,68 @@ func shapeDistance(a, b []int) int {
 	return d
 }
 
-// diff lists the differences between s (before) and now.
-func (s *signature) diff(now *signature) string {
-	var b strings.Builder
+// change is one difference between a compiled signature and a call's:
+// Kind is "pytree", "backend", "type", "weak_type" or "static"; Path names
+// the argument (empty for pytree and backend).
+type change struct {
+	Kind   string `json:"kind"`
+	Path   string `json:"path,omitempty"`
+	Before string `json:"before"`
+	Now    string `json:"now"`
+}
+
+// changes lists the differences between s (before) and now; a different
+// pytree structure is the only one reported when there is one.
+func (s *signature) changes(now *signature) []change {
 	if s.tree.String() != now.tree.String() {
-		b.WriteString("  different input pytree:\n")
-		fmt.Fprintf(&b, "  * now %s and before %s\n", now.tree, s.tree)
-		return b.String()
+		return []change{{Kind: "pytree", Before: s.tree.String(), Now: now.tree.String()}}
 	}
+	var out []change
 	if s.backend != now.backend {
-		fmt.Fprintf(&b, "  different backend:\n  * now %s and before %s\n", now.backend, s.backend)
+		out = append(out, change{Kind: "backend", Before: s.backend, Now: now.backend})
 	}
-	var types []string
-	weak := false
 	for i := range s.avals {
 		a, n := s.avals[i], now.avals[i]
-		if a.Equal(n) {
-			continue
+		switch {
+		case a.Equal(n):
+		case a.TypeMatch(n):
+			out = append(out, change{Kind: "weak_type", Path: now.paths[i], Before: weakString(a), Now: weakString(n)})
+		default:
+			out = append(out, change{Kind: "type", Path: now.paths[i], Before: a.String(), Now: n.String()})
 		}
-		if a.TypeMatch(n) {
-			weak = true
-			types = append(types, fmt.Sprintf("  * at %s, now %s and before %s", now.paths[i], weakString(n), weakString(a)))
-			continue
+	}
+	for i := range s.statics {
+		if s.statics[i].v != now.statics[i].v {
+			out = append(out, change{Kind: "static", Path: now.statics[i].path,
+				Before: fmt.Sprintf("%#v", s.statics[i].v), Now: fmt.Sprintf("%#v", now.statics[i].v)})
 		}
-		types = append(types, fmt.Sprintf("  * at %s, now %s and before %s", now.paths[i], n, a))
+	}
+	return out
+}
+
+// diffText renders changes as the cache-miss explanation lists them.
+func diffText(cs []change) string {
+	var b strings.Builder
+	var types, statics []string
+	weak := false
+	for _, c := range cs {
+		switch c.Kind {
+		case "pytree":
+			fmt.Fprintf(&b, "  different input pytree:\n  * now %s and before %s\n", c.Now, c.Before)
+		case "backend":
+			fmt.Fprintf(&b, "  different backend:\n  * now %s and before %s\n", c.Now, c.Before)
+		case "type", "weak_type":
+			weak = weak || c.Kind == "weak_type"
+			types = append(types, fmt.Sprintf("  * at %s, now %s and before %s", c.Path, c.Now, c.Before))
+		case "static":
+			statics = append(statics, fmt.Sprintf("  * at %s, now %s and before %s", c.Path, c.Now, c.Before))
+		}
 	}
 	if len(types) > 0 {
 		b.WriteString("  different input types:\n" + strings.Join(types, "\n") + "\n")
 	}
 	if weak {
 		b.WriteString("    where weak_type=True often means a Go number, and weak_type=False means a jit.Array.\n")
-	}
-	var statics []string
-	for i := range s.statics {
-		if s.statics[i].v != now.statics[i].v {
-			statics = append(statics, fmt.Sprintf("  * at %s, now %#v and before %#v", now.statics[i].path, now.statics[i].v, s.statics[i].v))
-		}
 	}
 	if len(statics) > 0 {
 		b.WriteString("  different static arguments (each new value traces and compiles again):\n" + strings.Join(statics, "\n") + "\n")

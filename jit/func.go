@@ -3,6 +3,7 @@ package jit
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -304,20 +305,33 @@ func (c *funcCore) compileEntry(key string, e *entry, sig *signature) {
 	if err != nil {
 		panic(err)
 	}
+	traced := time.Now()
 	low, err := tr.Lower()
 	if err != nil {
 		panic(err)
 	}
+	lowered := time.Now()
 	comp, err := low.Compile()
 	if err != nil {
 		panic(err)
 	}
+	compiled := time.Now()
 	e.sig, e.compiled = sig, comp
 	c.mu.Lock()
 	c.order = append(c.order, e)
 	c.mu.Unlock()
 	if explainMisses.Load() && len(prev) > 0 {
 		logf("%s", c.explainMiss(callPos, time.Since(start), sig, prev))
+	}
+	if eventsOut.Load() != nil {
+		defPos, _ := c.source()
+		ev := &Event{Event: "compile", Function: c.name, DefinedAt: defPos, CallSite: callPos, Signature: sig.String(),
+			TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
+		if len(prev) > 0 {
+			ev.Event, ev.Changes = "cache_miss", closest(sig, prev).changes(sig)
+			ev.Cause = strings.TrimRight(diffText(ev.Changes), "\n")
+		}
+		emitEvent(ev)
 	}
 }
 

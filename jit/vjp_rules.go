@@ -196,8 +196,8 @@ func vjpRule(e *ir.Eqn, in []Array, act []bool) ([]Array, backward) {
 
 // stagedAt says where an equation was staged, when known.
 func stagedAt(e *ir.Eqn) string {
-	if e.Source != "" {
-		return " (the loop is at " + e.Source + ")"
+	if e.Source != nil {
+		return " (the loop is at " + e.Source.String() + ")"
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -9,24 +10,30 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/jitlint/jitlint/internal/typecheck"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/factpass"
 )
 
 // How the server analyses a package (see bench/RESULTS.md for the numbers
-// behind this choice): the package's dependencies are loaded once with
-// go/packages from export data (no overlay, so the build cache is used) and
-// kept as a "dependency universe"; on each edit only the edited package is
-// parsed (unsaved buffers from memory) and type-checked against those
-// dependency types, and the analyzers run on it through
-// golang.org/x/tools/go/analysis/checker. The universe is rebuilt when the
-// package's imports change or a file is saved elsewhere.
+// behind this choice): the dependencies of the package and of its tests
+// are loaded once with go/packages from export data (no overlay, so the
+// build cache is used) and kept as a "dependency universe", with the
+// analysis facts of those that import jit (facts.go); on each edit only
+// the edited package (with its in-package tests) and its external test
+// package are parsed (unsaved buffers from memory) and type-checked
+// against those dependency types, and the analyzers run on them in process
+// (internal/factpass, the driver go vet -vettool=jitlint uses too). The
+// universe is rebuilt when the package's imports change or a file is
+// saved elsewhere.
 
 // universe is the loaded dependency types of one package directory.
 type universe struct {
@@ -35,18 +42,24 @@ type universe struct {
 	name    string
 	module  *packages.Module
 	sizes   types.Sizes
-	goFiles []string                     // compiled Go files (no tests), as go list saw them
-	imports map[string]*packages.Package // import path as written → loaded dependency
+	goFiles []string                     // compiled Go files of the package and its in-package tests, as go list saw them
+	xtest   []string                     // files of the external test package (package <name>_test)
+	imports map[string]*packages.Package // import path as written → loaded dependency (of the package, its tests and its external tests)
 	local   []string                     // files of dependencies inside the main module, for fingerprints
 	extra   []string                     // import paths loaded for unsaved buffers
+
+	facts    factpass.Facts       // the dependencies' facts (see factCache.depFacts)
+	factsFor []*analysis.Analyzer // the analyzers facts was computed for
 }
 
-// loadUniverse runs go/packages for the package in dir, plus extra import
-// paths (imports that only unsaved buffers have: go list reads the disk).
+// loadUniverse runs go/packages for the package in dir and its tests,
+// plus extra import paths (imports that only unsaved buffers have: go
+// list reads the disk).
 func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, error) {
 	cfg := &packages.Config{
 		Context: ctx,
 		Dir:     dir,
+		Tests:   true,
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 			packages.NeedDeps | packages.NeedExportFile | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedModule,
 	}
@@ -54,16 +67,29 @@ func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, e
 	if err != nil {
 		return nil, fmt.Errorf("loading the package in %s: %v", dir, err)
 	}
-	var p *packages.Package
+	// The package in dir comes as itself, as its test variant "p [p.test]"
+	// (with the in-package _test.go files) and as the external test
+	// package "p_test [p.test]"; the test variant is analysed when there
+	// is one, so that test files get diagnostics too.
+	var p, plain, variant, xtest *packages.Package
 	byPath := map[string]*packages.Package{}
 	for _, q := range pkgs {
-		byPath[q.PkgPath] = q
-		for _, f := range q.GoFiles {
-			if filepath.Dir(f) == dir {
-				p = q
-			}
+		if q.ID == q.PkgPath {
+			byPath[q.PkgPath] = q
+		}
+		if !slices.ContainsFunc(q.GoFiles, func(f string) bool { return filepath.Dir(f) == dir }) {
+			continue
+		}
+		switch {
+		case strings.HasSuffix(q.Name, "_test") && strings.HasSuffix(q.PkgPath, "_test"):
+			xtest = q
+		case q.ID != q.PkgPath:
+			variant = q
+		default:
+			plain = q
 		}
 	}
+	p = cmp.Or(variant, plain)
 	if p == nil && len(pkgs) > 0 && len(extra) == 0 {
 		p = pkgs[0]
 	}
@@ -75,13 +101,22 @@ func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, e
 		return nil, fmt.Errorf("loading the package in %s: %s", dir, msg)
 	}
 	imports := maps.Clone(p.Imports)
+	var xtestFiles []string
+	if xtest != nil {
+		xtestFiles = xtest.CompiledGoFiles
+		for path, q := range xtest.Imports {
+			if q.PkgPath != p.PkgPath { // the package under test is analysed from source
+				imports[path] = q
+			}
+		}
+	}
 	for _, path := range extra {
-		if q := byPath[path]; q != nil && q.Types != nil && q != p {
+		if q := byPath[path]; q != nil && q.Types != nil && q.PkgPath != p.PkgPath {
 			imports[path] = q
 		}
 	}
 	u := &universe{dir: dir, pkgPath: p.PkgPath, name: p.Name, module: p.Module, sizes: p.TypesSizes,
-		goFiles: p.CompiledGoFiles, imports: imports, extra: extra}
+		goFiles: p.CompiledGoFiles, xtest: xtestFiles, imports: imports, extra: extra}
 	if u.sizes == nil {
 		u.sizes = types.SizesFor("gc", "amd64")
 	}
@@ -90,7 +125,7 @@ func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, e
 		modDir = p.Module.Dir
 	}
 	packages.Visit(pkgs, nil, func(dep *packages.Package) {
-		if dep == p || modDir == "" {
+		if dep.PkgPath == p.PkgPath || dep == xtest || modDir == "" {
 			return
 		}
 		for _, f := range dep.GoFiles {
@@ -103,10 +138,12 @@ func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, e
 	return u, nil
 }
 
-// parsedPackage is one type-checked state of a package plus the file
-// contents it was computed from.
+// parsedPackage is one type-checked state of a package (with its
+// in-package tests) and of its external test package, plus the file
+// contents they were computed from.
 type parsedPackage struct {
 	pkg      *packages.Package
+	xtest    *packages.Package // package <name>_test, or nil
 	contents map[string][]byte // absolute path → content analysed
 	versions map[string]int32  // absolute path → document version (open files only)
 	newDeps  bool              // an import is missing from the universe: reload it
@@ -118,17 +155,17 @@ type parsedPackage struct {
 // universe lacks, it stops early with newDeps set when stopOnNewDeps, and
 // otherwise type-checks anyway (the import becomes a type error).
 func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*parsedPackage, error) {
-	files := slices.Clone(u.goFiles)
+	files := slices.Concat(u.goFiles, u.xtest)
 	for path := range docs {
-		if !slices.Contains(files, path) && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+		if !slices.Contains(files, path) && strings.HasSuffix(path, ".go") {
 			files = append(files, path)
 		}
 	}
 	slices.Sort(files)
 	pp := &parsedPackage{contents: map[string][]byte{}, versions: map[string]int32{}}
 	fset := token.NewFileSet()
-	var syntax []*ast.File
-	var parseErrs []packages.Error
+	var syntax, xsyntax []*ast.File
+	var illFormed bool
 	for _, path := range files {
 		var src []byte
 		if d := docs[path]; d != nil {
@@ -145,20 +182,22 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 		if f == nil {
 			return nil, fmt.Errorf("parsing %s: %v", path, err)
 		}
-		if err != nil {
-			parseErrs = append(parseErrs, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
-		}
-		if f.Name.Name != u.name {
+		illFormed = illFormed || err != nil
+		switch f.Name.Name {
+		case u.name:
+			syntax = append(syntax, f)
+		case u.name + "_test":
+			xsyntax = append(xsyntax, f)
+		default:
 			continue // a new buffer that belongs to another package
 		}
 		pp.contents[path] = src
-		syntax = append(syntax, f)
 		for _, imp := range f.Imports {
 			ip := strings.Trim(imp.Path.Value, "\"`")
 			if ip == "C" {
 				return nil, fmt.Errorf("%s uses cgo, which jitls does not analyse", path)
 			}
-			if _, ok := u.imports[ip]; !ok && ip != "unsafe" {
+			if _, ok := u.imports[ip]; !ok && ip != "unsafe" && ip != u.pkgPath {
 				pp.newDeps = true
 			}
 			if !slices.Contains(pp.imports, ip) {
@@ -169,67 +208,122 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 	if pp.newDeps && stopOnNewDeps {
 		return pp, nil
 	}
+	deps := func(path string) (*types.Package, error) {
+		if p := u.imports[path]; p != nil && p.Types != nil {
+			return p.Types, nil
+		}
+		return nil, fmt.Errorf("jitls: no type information for %q (is it a dependency of the module?)", path)
+	}
+	pp.pkg = checkPackage(u.module, u.sizes, fset, u.pkgPath, u.name, syntax, deps, illFormed)
+	if len(xsyntax) > 0 {
+		// The external tests import the package under test as just checked.
+		pp.xtest = checkPackage(u.module, u.sizes, fset, u.pkgPath+"_test", u.name+"_test", xsyntax, func(path string) (*types.Package, error) {
+			if path == u.pkgPath {
+				return pp.pkg.Types, nil
+			}
+			return deps(path)
+		}, illFormed)
+	}
+	return pp, nil
+}
+
+// checkPackage type-checks one package's syntax (of a package of module,
+// for sizes) against the dependency types that importPath returns.
+func checkPackage(module *packages.Module, sizes types.Sizes, fset *token.FileSet, pkgPath, name string, syntax []*ast.File,
+	importPath func(string) (*types.Package, error), illFormed bool) *packages.Package {
 	var typeErrs []types.Error
 	tc := &typecheck.Config{
-		Path:  u.pkgPath,
-		Sizes: u.sizes,
-		Import: func(path string) (*types.Package, error) {
-			if p := u.imports[path]; p != nil && p.Types != nil {
-				return p.Types, nil
-			}
-			return nil, fmt.Errorf("jitls: no type information for %q (is it a dependency of the module?)", path)
-		},
+		Path:   pkgPath,
+		Sizes:  sizes,
+		Import: importPath,
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				typeErrs = append(typeErrs, te)
 			}
 		},
 	}
-	if u.module != nil && u.module.GoVersion != "" {
-		tc.GoVersion = "go" + u.module.GoVersion
+	if module != nil && module.GoVersion != "" {
+		tc.GoVersion = "go" + module.GoVersion
 	}
 	tpkg, info, _ := tc.Check(fset, syntax)
-	pp.pkg = &packages.Package{
-		ID: u.pkgPath, Name: u.name, PkgPath: u.pkgPath, Fset: fset, Syntax: syntax, Types: tpkg,
-		TypesInfo: info, TypesSizes: u.sizes, Module: u.module, TypeErrors: typeErrs,
-		GoFiles: files, CompiledGoFiles: files, Imports: map[string]*packages.Package{},
-		IllTyped: len(typeErrs) > 0 || len(parseErrs) > 0,
+	files := make([]string, len(syntax))
+	for i, f := range syntax {
+		files[i] = fset.File(f.FileStart).Name()
 	}
-	return pp, nil
+	return &packages.Package{
+		ID: pkgPath, Name: name, PkgPath: pkgPath, Fset: fset, Syntax: syntax, Types: tpkg,
+		TypesInfo: info, TypesSizes: sizes, Module: module, TypeErrors: typeErrs,
+		GoFiles: files, CompiledGoFiles: files, Imports: map[string]*packages.Package{},
+		IllTyped: len(typeErrs) > 0 || illFormed,
+	}
 }
 
-// runAnalyzers runs analyzers on pkg and returns their diagnostics. A panic
-// in an analyzer (or checker's panic on a malformed fix) becomes an error.
-func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package) (diags []analyzerDiagnostic, err error) {
+// analysisRun is the outcome of the analyzers on one package.
+type analysisRun struct {
+	diags    []analyzerDiagnostic
+	traced   *traced.Result    // the traced analyzer's result (nil: the package does not import jit)
+	exported []factpass.Record // the facts the package exported, for its importers
+}
+
+// runAnalyzers runs analyzers on pkg with the facts of its dependencies
+// (deps) and returns their diagnostics, the traced analyzer's result
+// (computed here when the analyzers do not include it) and the package's
+// facts. On an ill-typed package, analyzers without RunDespiteErrors are
+// skipped. A panic in an analyzer becomes an error.
+func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package, deps factpass.Facts) (run analysisRun, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("an analyzer panicked on %s: %v\n%s", pkg.PkgPath, r, debug.Stack())
 		}
 	}()
-	if len(analyzers) == 0 {
-		return nil, nil
+	var roots []*analysis.Analyzer
+	for _, a := range analyzers {
+		if !pkg.IllTyped || a.RunDespiteErrors {
+			roots = append(roots, a)
+		}
 	}
-	graph, err := checker.Analyze(analyzers, []*packages.Package{pkg}, &checker.Options{Sequential: true})
-	if err != nil {
-		return nil, err
-	}
-	var errs []string
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			if !pkg.IllTyped {
-				errs = append(errs, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
+	found := false
+	if len(roots) > 0 {
+		unit := &factpass.Unit{Fset: pkg.Fset, Pkg: pkg.Types, Files: pkg.Syntax, Info: pkg.TypesInfo,
+			Sizes: pkg.TypesSizes, Module: analysisModule(pkg.Module), Deps: deps}
+		results := unit.Run(roots)
+		var errs []string
+		for i, r := range results {
+			if r.Analyzer.ResultType == tracedResultType && r.Err == nil {
+				run.traced, found = r.Value.(*traced.Result), true
 			}
-			continue
+			if i >= len(roots) { // a prerequisite
+				continue
+			}
+			if r.Err != nil {
+				errs = append(errs, fmt.Sprintf("%s: %v", r.Analyzer.Name, r.Err))
+				continue
+			}
+			for _, d := range r.Diagnostics {
+				run.diags = append(run.diags, analyzerDiagnostic{analyzer: r.Analyzer, Diagnostic: d})
+			}
 		}
-		for _, d := range act.Diagnostics {
-			diags = append(diags, analyzerDiagnostic{analyzer: act.Analyzer, Diagnostic: d})
+		run.exported = unit.Exported
+		if len(errs) > 0 {
+			err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
 		}
 	}
-	if len(errs) > 0 {
-		err = fmt.Errorf("analysis of %s: %s", pkg.PkgPath, strings.Join(errs, "; "))
+	if !found && pkg.Types != nil {
+		run.traced = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo)
 	}
-	return diags, err
+	return run, err
 }
+
+// analysisModule is the analysis.Module of a package's module.
+func analysisModule(m *packages.Module) *analysis.Module {
+	if m == nil {
+		return nil
+	}
+	return &analysis.Module{Path: m.Path, Version: m.Version, GoVersion: m.GoVersion}
+}
+
+// tracedResultType is the result type of the traced analyzer.
+var tracedResultType = reflect.TypeOf((*traced.Result)(nil))
 
 // analyzerDiagnostic is a diagnostic with the analyzer that reported it.
 type analyzerDiagnostic struct {

@@ -102,12 +102,34 @@ func (c *testClient) request(method string, params any) wireMsg {
 	return c.response(c.call(method, params))
 }
 
-// initialize performs the initialize handshake.
+// fullClient is the capabilities of a client that supports everything
+// jitls can use except pull diagnostics (which it then pushes).
+var fullClient = map[string]any{
+	"window": map[string]any{"workDoneProgress": true},
+	"textDocument": map[string]any{
+		"hover": map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
+		"publishDiagnostics": map[string]any{
+			"relatedInformation": true, "versionSupport": true, "codeDescriptionSupport": true,
+		},
+		"codeAction": map[string]any{
+			"isPreferredSupport":       true,
+			"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{"quickfix"}}},
+		},
+	},
+}
+
+// initialize performs the initialize handshake as fullClient.
 func (c *testClient) initialize(initOpts any) {
 	c.t.Helper()
+	c.initializeAs(fullClient, initOpts)
+}
+
+// initializeAs performs the initialize handshake with the given client
+// capabilities.
+func (c *testClient) initializeAs(caps map[string]any, initOpts any) {
+	c.t.Helper()
 	r := c.request("initialize", map[string]any{
-		"processId": nil, "rootUri": nil, "initializationOptions": initOpts,
-		"capabilities": map[string]any{"window": map[string]any{"workDoneProgress": true}},
+		"processId": nil, "rootUri": nil, "initializationOptions": initOpts, "capabilities": caps,
 	})
 	if r.Error != nil {
 		c.t.Fatalf("initialize failed: %+v", r.Error)

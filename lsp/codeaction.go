@@ -11,12 +11,14 @@ import (
 // codeAction offers the analyzers' suggested fixes for diagnostics that
 // overlap the requested range, as quick fixes. Fixes computed for an older
 // version of the document are not offered (their edits would be wrong).
+// Clients without CodeAction literals get Commands (jitls.applyFix) that
+// make the server apply the edit through workspace/applyEdit.
 func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p protocol.CodeActionParams
 	if err := decodeParams("textDocument/codeAction", raw, &p); err != nil {
 		return nil, err
 	}
-	actions := []protocol.CodeAction{}
+	actions := []codeAction{}
 	path, err := filePath(p.TextDocument.URI)
 	if err != nil {
 		return actions, nil
@@ -26,25 +28,44 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 		return actions, nil
 	}
 	doc := s.openDoc(p.TextDocument.URI)
+	caps := s.caps()
 	for _, sd := range res.diags[p.TextDocument.URI] {
+		diag := caps.diagnostic(sd.diag, path)
 		if doc != nil && sd.version != doc.version {
 			s.logf("jitls: codeAction: diagnostics are for version %d of %s, the document is at %d", sd.version, p.TextDocument.URI, doc.version)
 			continue
 		}
-		if !overlaps(sd.diag.Range, p.Range) && !mentioned(sd.diag, p.Context.Diagnostics) {
+		if !overlaps(diag.Range, p.Range) && !mentioned(diag, p.Context.Diagnostics) {
 			continue
 		}
 		for _, fix := range sd.fixes {
-			actions = append(actions, protocol.CodeAction{
+			actions = append(actions, codeAction{
 				Title:       fix.title,
 				Kind:        protocol.QuickFix,
-				Diagnostics: []protocol.Diagnostic{sd.diag},
-				IsPreferred: len(sd.fixes) == 1,
-				Edit:        &protocol.WorkspaceEdit{Changes: fix.edits},
+				Diagnostics: []protocol.Diagnostic{diag},
+				IsPreferred: fix.preferred && caps.preferredActions,
+				Edit:        caps.workspaceEdit(fix.edits, res.versionOf),
 			})
 		}
 	}
+	if !caps.codeActionLiterals {
+		cmds := []protocol.Command{}
+		for _, a := range actions {
+			cmds = append(cmds, protocol.Command{Title: a.Title, Command: CommandApplyFix, Arguments: []any{a.Edit}})
+		}
+		return cmds, nil
+	}
 	return actions, nil
+}
+
+// codeAction is the wire form of a CodeAction (its edit shaped by
+// clientCaps.workspaceEdit).
+type codeAction struct {
+	Title       string                  `json:"title"`
+	Kind        protocol.CodeActionKind `json:"kind,omitempty"`
+	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool                    `json:"isPreferred,omitempty"`
+	Edit        *workspaceEdit          `json:"edit,omitempty"`
 }
 
 // overlaps reports whether two ranges share a position (touching counts,

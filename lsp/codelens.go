@@ -33,19 +33,28 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 			cost = costTitle(r)
 		}
 		lenses = append(lenses,
-			protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: "jaxpr", Command: CommandShowJaxpr, Arguments: []any{arg}}},
+			protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: s.jaxprLensTitle(res, tf), Command: CommandShowJaxpr, Arguments: []any{arg}}},
 			protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: cost, Command: CommandMeasureCompileCost, Arguments: []any{arg}}})
 	}
 	return lenses, nil
 }
 
+// jaxprLensTitle is "jaxpr", or says that the function's preview (run for
+// the hover or the inlay hints) failed: clicking the lens shows why.
+func (s *Server) jaxprLensTitle(res *pkgResult, tf *tracedFunc) string {
+	if !s.trusted() || tf.sigErr != "" {
+		return "jaxpr"
+	}
+	if r, _ := s.previews.cachedJaxpr(res, tf); r != nil && (r.Error != "" || r.Panic != "") {
+		return "jaxpr (tracing failed)"
+	}
+	return "jaxpr"
+}
+
 // refreshCodeLenses asks the client to re-request lenses (LSP 3.16), so
 // that a measured cost shows in the lens title.
 func (s *Server) refreshCodeLenses() {
-	s.mu.Lock()
-	ok := s.clientCaps.codeLensRefresh
-	s.mu.Unlock()
-	if !ok {
+	if !s.caps().codeLensRefresh {
 		return
 	}
 	go func() {

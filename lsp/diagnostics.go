@@ -2,15 +2,21 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/jitlint/jitlint/analyzers/traced"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/jitlint/jitlint/analyzers/suppress"
+	"github.com/jitlint/jitlint/internal/factpass"
 )
 
 // docsBase is where diagnostics link when an analyzer has no URL.
@@ -19,8 +25,9 @@ const docsBase = "https://pkg.go.dev/github.com/jitlint/jitlint/analyzers/"
 // directiveDocs documents the //jit:args directive.
 const directiveDocs = "https://github.com/jitlint/jitlint/blob/main/docs/editors.md#the-jitargs-directive"
 
-// diagnoser runs analyses per package directory: debounced, one at a time
-// per directory, dropping results that a newer edit has superseded.
+// diagnoser runs analyses per package directory: at once (or debounced,
+// see Options.DiagnosticsDelay), one at a time per directory, abandoning
+// work that a newer edit has superseded.
 type diagnoser struct {
 	s *Server
 
@@ -29,6 +36,7 @@ type diagnoser struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	stopped bool
+	facts   *factCache
 }
 
 // dirState is the analysis state of one package directory.
@@ -40,6 +48,7 @@ type dirState struct {
 	result    *pkgResult
 	done      chan struct{} // closed (and replaced) whenever result changes
 	published map[protocol.DocumentURI]bool
+	refresh   bool // a background analysis is pending: ask a pull client to pull again
 }
 
 // pkgResult is the outcome of one analysis of a package directory.
@@ -50,6 +59,7 @@ type pkgResult struct {
 	uni      *universe
 	diags    map[protocol.DocumentURI][]storedDiag
 	traced   []*tracedFunc
+	tr       *traced.Result // the traced analyzer's result (nil without jit)
 	mappers  map[string]*mapper
 	err      error
 	duration time.Duration
@@ -64,13 +74,23 @@ type storedDiag struct {
 
 // quickFix is one SuggestedFix converted to LSP edits.
 type quickFix struct {
-	title string
-	edits map[protocol.DocumentURI][]protocol.TextEdit
+	title     string
+	edits     map[protocol.DocumentURI][]fixEdit
+	preferred bool // the analyzer's only suggested fix
+}
+
+// fixEdit is one edit of a quick fix.
+type fixEdit struct {
+	protocol.TextEdit
+	// snippet is the new text as an LSP snippet with placeholders for the
+	// user to fill in ("" when the edit has none); NewText is the same
+	// text with the placeholders' defaults, for clients without snippets.
+	snippet string
 }
 
 func newDiagnoser(s *Server) *diagnoser {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &diagnoser{s: s, dirs: map[string]*dirState{}, ctx: ctx, cancel: cancel}
+	return &diagnoser{s: s, dirs: map[string]*dirState{}, ctx: ctx, cancel: cancel, facts: newFactCache()}
 }
 
 // stop cancels pending work; later schedules are ignored.
@@ -95,18 +115,33 @@ func (d *diagnoser) state(dir string) *dirState {
 	return ds
 }
 
-// schedule (re)starts the debounce timer of dir's analysis.
-func (d *diagnoser) schedule(dir string) {
+// schedule starts (or, with a delay, re-times) dir's analysis after an
+// edit or for a client request.
+func (d *diagnoser) schedule(dir string) { d.scheduleFor(dir, false) }
+
+// scheduleBackground starts dir's analysis for a reason the client did
+// not cause (a settings change, a file saved elsewhere, a closed buffer):
+// a pull client is asked to pull again when it ends.
+func (d *diagnoser) scheduleBackground(dir string) { d.scheduleFor(dir, true) }
+
+func (d *diagnoser) scheduleFor(dir string, background bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.stopped {
 		return
 	}
 	ds := d.state(dir)
+	ds.refresh = ds.refresh || background
 	ds.gen++
 	gen := ds.gen
 	if ds.timer != nil {
 		ds.timer.Stop()
+	}
+	if d.s.opts.DiagnosticsDelay <= 0 {
+		// Older runs waiting for the directory return at once, and a
+		// running one stops at its next check of current.
+		go d.run(dir, gen)
+		return
 	}
 	ds.timer = time.AfterFunc(d.s.opts.DiagnosticsDelay, func() { d.run(dir, gen) })
 }
@@ -120,7 +155,7 @@ func (d *diagnoser) rescheduleAll() {
 	}
 	d.mu.Unlock()
 	for _, dir := range dirs {
-		d.schedule(dir)
+		d.scheduleBackground(dir)
 	}
 }
 
@@ -137,7 +172,7 @@ func (d *diagnoser) invalidateDependents(changedDir string) {
 	}
 	d.mu.Unlock()
 	for _, dir := range dirs {
-		d.schedule(dir)
+		d.scheduleBackground(dir)
 	}
 }
 
@@ -177,7 +212,15 @@ func (d *diagnoser) run(dir string, gen uint64) {
 	for u := range res.diags {
 		ds.published[u] = true
 	}
+	refresh := ds.refresh
+	ds.refresh = false
 	d.mu.Unlock()
+	if d.s.caps().pullDiagnostics {
+		if refresh {
+			d.s.refreshDiagnostics()
+		}
+		return
+	}
 	for u, list := range res.diags {
 		d.publish(u, list, res.versionOf(u))
 	}
@@ -196,15 +239,9 @@ func (d *diagnoser) run(dir string, gen uint64) {
 // publish sends one file's diagnostics ([] rather than null to clear),
 // with the document version they were computed for (-1: none).
 func (d *diagnoser) publish(u protocol.DocumentURI, list []storedDiag, version int32) {
-	ds := make([]protocol.Diagnostic, 0, len(list))
-	for _, sd := range list {
-		ds = append(ds, sd.diag)
-	}
-	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: ds}
-	if version >= 0 {
-		p.Version = uint32(version)
-	}
-	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, p)
+	caps := d.s.caps()
+	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: u, Diagnostics: caps.diagnostics(u, list), Version: caps.publishVersion(version)})
 }
 
 // analyze loads (or reuses) dir's dependency universe, type-checks the
@@ -220,9 +257,10 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	for attempt := 0; ; attempt++ {
 		if u == nil {
 			var err error
-			u, err = loadUniverse(d.ctx, dir, extra)
+			u, err = d.loadReporting(dir, extra, docs, ds)
 			if err != nil {
-				res.err = err
+				// Without types, the syntax-level findings are all there is.
+				res.err, res.diags = err, syntaxDiags(docs)
 				return res
 			}
 			d.mu.Lock()
@@ -251,6 +289,9 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 		res.pp, res.uni = pp, u
 		break
 	}
+	if !d.current(dir, gen) {
+		return nil
+	}
 	for path, content := range res.pp.contents {
 		if d := docs[path]; d != nil { // content is d.text
 			res.mappers[path] = d.mapper()
@@ -264,9 +305,25 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	if pkg := res.pp.pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
 		d.s.logf("jitls: %s has type errors, so analyzers that need well-typed code are skipped until they are fixed (first: %v)", dir, pkg.TypeErrors[0])
 	}
-	found, err := runAnalyzers(analyzers, res.pp.pkg)
+	deps, err := d.facts.depFacts(res.uni, analyzers)
+	if err != nil {
+		d.s.logf("jitls: %v; cross-package findings are missing until it is fixed", err)
+		deps = factpass.Facts{}
+	}
+	run, err := runAnalyzers(analyzers, res.pp.pkg, deps)
 	if err != nil {
 		res.err = err
+	}
+	found := run.diags
+	if x := res.pp.xtest; x != nil && d.current(dir, gen) {
+		// The external tests see the facts of the package under test too.
+		xdeps := maps.Clone(deps)
+		xdeps.Add(run.exported)
+		xrun, err := runAnalyzers(analyzers, x, xdeps)
+		if err != nil {
+			res.err = errors.Join(res.err, err)
+		}
+		found = append(found, xrun.diags...)
 	}
 	if !d.current(dir, gen) {
 		return nil
@@ -276,24 +333,28 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], sd)
 		}
 	}
-	traced, problems := scanTraced(res.pp.pkg)
-	res.traced = traced
+	traced, problems := scanTraced(res.pp.pkg, run.traced)
+	res.traced, res.tr = traced, run.traced
 	for _, p := range problems {
-		m := res.mappers[p.at.file]
-		if m == nil {
-			continue
+		if m := res.mappers[p.at.file]; m != nil {
+			u := fileURI(p.at.file)
+			res.diags[u] = append(res.diags[u], p.diagnostic(m, res.version(p.at.file)))
 		}
-		u := fileURI(p.at.file)
-		res.diags[u] = append(res.diags[u], storedDiag{
-			version: res.version(p.at.file),
-			diag: protocol.Diagnostic{
-				Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
-				Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
-				Source: "jitls", Message: p.msg,
-			},
-		})
 	}
+	d.s.runtime.addDiagnostics(res, docs)
 	return res
+}
+
+// diagnostic is the stored diagnostic of a //jit:args problem.
+func (p directiveProblem) diagnostic(m *mapper, version int32) storedDiag {
+	return storedDiag{
+		version: version,
+		diag: protocol.Diagnostic{
+			Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
+			Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
+			Source: "jitls", Message: p.msg,
+		},
+	}
 }
 
 // version returns the document version the analysis saw for path (-1 if
@@ -369,7 +430,7 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 	}
 	sd := storedDiag{diag: diag, version: r.version(fset.Position(ad.Pos).Filename)}
 	for _, fix := range ad.SuggestedFixes {
-		qf := quickFix{title: fix.Message, edits: map[protocol.DocumentURI][]protocol.TextEdit{}}
+		qf := quickFix{title: fix.Message, edits: map[protocol.DocumentURI][]fixEdit{}}
 		for _, te := range fix.TextEdits {
 			end := te.End
 			if !end.IsValid() {
@@ -380,11 +441,15 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 				qf.edits = nil
 				break
 			}
-			qf.edits[eu] = append(qf.edits[eu], protocol.TextEdit{Range: er, NewText: string(te.NewText)})
+			qf.edits[eu] = append(qf.edits[eu], fixEdit{TextEdit: protocol.TextEdit{Range: er, NewText: string(te.NewText)}})
 		}
 		if len(qf.edits) > 0 {
+			qf.preferred = len(ad.SuggestedFixes) == 1
 			sd.fixes = append(sd.fixes, qf)
 		}
+	}
+	if p := fset.Position(ad.Pos); ad.analyzer.Name != suppress.Name {
+		sd.fixes = append(sd.fixes, ignoreFix(ad.analyzer.Name, u, r.mapperFor(p.Filename), p.Offset))
 	}
 	return sd, u, true
 }

@@ -24,7 +24,11 @@ type notificationFunc func(s *Server, ctx context.Context, params json.RawMessag
 var requests = map[string]requestFunc{
 	protocol.MethodTextDocumentCodeAction:  (*Server).codeAction,
 	protocol.MethodTextDocumentCodeLens:    (*Server).codeLens,
+	"textDocument/diagnostic":              (*Server).pullDiagnostics,
 	protocol.MethodTextDocumentHover:       (*Server).hover,
+	"textDocument/inlayHint":               (*Server).inlayHint,
+	"textDocument/semanticTokens/full":     (*Server).semanticTokensFull,
+	"textDocument/semanticTokens/range":    (*Server).semanticTokensRange,
 	protocol.MethodWorkspaceExecuteCommand: (*Server).executeCommand,
 }
 

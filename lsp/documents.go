@@ -132,7 +132,7 @@ func (s *Server) didClose(ctx context.Context, raw json.RawMessage) error {
 	delete(s.docs, p.TextDocument.URI)
 	s.mu.Unlock()
 	if doc != nil && doc.path != "" {
-		s.diags.schedule(filepath.Dir(doc.path))
+		s.diags.scheduleBackground(filepath.Dir(doc.path))
 	}
 	return nil
 }

@@ -122,7 +122,7 @@ func TestDiagnosticsFixesAndIncrementalSync(t *testing.T) {
 		"textDocument": map[string]any{"uri": u}, "range": d.Range, "context": map[string]any{"diagnostics": []any{d}},
 	})
 	var actions []protocol.CodeAction
-	if err := json.Unmarshal(r.Result, &actions); err != nil || len(actions) != 1 {
+	if err := json.Unmarshal(r.Result, &actions); err != nil || len(actions) != 2 || !strings.Contains(actions[1].Title, "//jitlint:ignore") {
 		t.Fatalf("codeAction: %s (%v)", r.Result, err)
 	}
 	edits := actions[0].Edit.Changes[protocol.DocumentURI(u)]

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -32,6 +31,12 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	tf, sp := res.tracedAt(path, off)
 	if tf == nil {
+		if h := s.lineHover(ctx, res, path, off, m); h != nil {
+			return h, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, nil
 	}
 	rng := m.rangeOf(sp.start, sp.end)
@@ -39,13 +44,12 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: text}, Range: &rng}, nil
+	return &protocol.Hover{Contents: s.caps().markup(text), Range: &rng}, nil
 }
 
-// hoverText is the markdown shown on a traced function.
-func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** (traced by jit)\n\n", tf.name)
+// hoverText is the hover shown on a traced function.
+func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) *markup {
+	m := new(markup).strong(tf.name).text(" (traced by jit)").para()
 	r, err := s.runPreview(ctx, res, tf, modeJaxpr)
 	if err == nil {
 		err = userError(tf, r)
@@ -53,22 +57,19 @@ func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) 
 	if err != nil {
 		var pe *previewError
 		if errors.As(err, &pe) && pe.msg == untrustedHelp {
-			b.WriteString(untrustedHelp + "\n")
-			return b.String()
+			return m.text(untrustedHelp)
 		}
-		fmt.Fprintf(&b, "No jaxpr preview:\n\n```text\n%s\n```\n", err)
-		return b.String()
+		return m.text("No jaxpr preview:").block(err.Error())
 	}
-	fmt.Fprintf(&b, "Input signature: `%s`", tf.signature())
+	m.text("Input signature: ").code(tf.signature())
 	if tf.defaulted {
-		b.WriteString(" (default shapes; choose others with a `//jit:args` directive, e.g. `//jit:args f32[1024]`)")
+		m.text(" (default shapes; choose others with a ").code("//jit:args").text(" directive, e.g. ").code("//jit:args f32[1024]").text(")")
 	}
-	fmt.Fprintf(&b, "\n\n```text\n%s\n```\n\n%d equations", strings.TrimRight(r.Jaxpr, "\n"), r.Eqns)
-	if m := s.previews.lastMeasured(res.dir, tf.name); m != nil {
-		fmt.Fprintf(&b, " · %s", costTitle(m))
+	m.block(r.Jaxpr).text(fmt.Sprintf("%d equations", r.Eqns))
+	if c := s.previews.lastMeasured(res.dir, tf.name); c != nil {
+		m.text(" · " + costTitle(c))
 	}
-	b.WriteString("\n")
-	return b.String()
+	return m
 }
 
 // costTitle is the one-line summary of a measurement.

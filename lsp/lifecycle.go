@@ -13,22 +13,20 @@ import (
 const (
 	CommandShowJaxpr          = "jitls.showJaxpr"
 	CommandMeasureCompileCost = "jitls.measureCompileCost"
+	// CommandApplyFix applies a quick fix's workspace edit (its one
+	// argument) through workspace/applyEdit, for clients that take code
+	// actions only as commands.
+	CommandApplyFix = "jitls.applyFix"
+	// CommandDiffJaxpr traces a function under two signatures and returns
+	// a JaxprDiff; its argument is {"uri", "function", "signatures": [a, b]}.
+	CommandDiffJaxpr = "jitls.diffJaxpr"
 )
 
 // initializeParams is the part of InitializeParams the server reads;
 // decoding only this keeps unknown 3.17 fields from ever being a problem.
 type initializeParams struct {
 	InitializationOptions json.RawMessage `json:"initializationOptions"`
-	Capabilities          struct {
-		Window struct {
-			WorkDoneProgress bool `json:"workDoneProgress"`
-		} `json:"window"`
-		Workspace struct {
-			CodeLens struct {
-				RefreshSupport bool `json:"refreshSupport"`
-			} `json:"codeLens"`
-		} `json:"workspace"`
-	} `json:"capabilities"`
+	Capabilities          json.RawMessage `json:"capabilities"`
 }
 
 func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -42,13 +40,14 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
+	caps, err := parseClientCaps(p.Capabilities)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
 	s.mu.Lock()
 	s.settings = settings
 	s.analyzers = s.suite(settings)
-	s.clientCaps = clientCaps{
-		workDoneProgress: p.Capabilities.Window.WorkDoneProgress,
-		codeLensRefresh:  p.Capabilities.Workspace.CodeLens.RefreshSupport,
-	}
+	s.clientCaps = caps
 	s.state = stateInitialized
 	s.mu.Unlock()
 	return map[string]any{
@@ -58,13 +57,16 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 				"change":    protocol.TextDocumentSyncKindIncremental,
 				"save":      map[string]any{"includeText": false},
 			},
-			"hoverProvider": true,
+			"hoverProvider":      true,
+			"diagnosticProvider": diagnosticProvider,
 			"codeActionProvider": map[string]any{
 				"codeActionKinds": []protocol.CodeActionKind{protocol.QuickFix},
 			},
-			"codeLensProvider": map[string]any{"resolveProvider": false},
+			"codeLensProvider":       map[string]any{"resolveProvider": false},
+			"inlayHintProvider":      map[string]any{"resolveProvider": false},
+			"semanticTokensProvider": semanticTokensProvider,
 			"executeCommandProvider": map[string]any{
-				"commands": []string{CommandShowJaxpr, CommandMeasureCompileCost},
+				"commands": []string{CommandShowJaxpr, CommandMeasureCompileCost, CommandDiffJaxpr, CommandApplyFix},
 			},
 		},
 		"serverInfo": map[string]any{"name": "jitls", "version": s.opts.Version},

@@ -57,8 +57,9 @@ func (m *mapper) offset(pos protocol.Position) (int, error) {
 	return off, nil
 }
 
-// position returns the LSP position of a byte offset (clamped to the file).
-func (m *mapper) position(off int) protocol.Position {
+// line returns the 0-based line of a byte offset clamped to the file, and
+// the clamped offset.
+func (m *mapper) line(off int) (int, int) {
 	off = max(0, min(off, len(m.content)))
 	lo, hi := 0, len(m.lineStarts)-1
 	for lo < hi {
@@ -69,6 +70,18 @@ func (m *mapper) position(off int) protocol.Position {
 			hi = mid - 1
 		}
 	}
+	return lo, off
+}
+
+// lineStart returns the offset of the start of the line holding off.
+func (m *mapper) lineStart(off int) int {
+	line, _ := m.line(off)
+	return m.lineStarts[line]
+}
+
+// position returns the LSP position of a byte offset (clamped to the file).
+func (m *mapper) position(off int) protocol.Position {
+	lo, off := m.line(off)
 	var units uint32
 	for _, r := range string(m.content[m.lineStarts[lo]:off]) {
 		units++

@@ -32,6 +32,7 @@ type previewer struct {
 	results  map[string]*previewResult
 	measured map[string]*previewResult // dir + "\x00" + function → last measurement
 	stopped  bool
+	last     *buildInput // the latest prepare of a package's own functions
 }
 
 // maxBinaries bounds the cached test binaries kept in the temp dir.
@@ -90,9 +91,38 @@ type buildInput struct {
 	key     string
 }
 
-// prepare generates the harness and computes the build key.
-func (p *previewer) prepare(res *pkgResult) (*buildInput, error) {
-	harness, err := generateHarness(res.uni.name, res.pp.pkg.Types, res.traced)
+// prepare generates the harness for funcs (the package's traced functions,
+// or a jaxpr diff's two variants) and computes the build key.
+func (p *previewer) prepare(res *pkgResult, funcs []*tracedFunc) (*buildInput, error) {
+	own := len(funcs) == len(res.traced) && (len(funcs) == 0 || &funcs[0] == &res.traced[0])
+	p.mu.Lock()
+	last := p.last
+	p.mu.Unlock()
+	if own && last != nil && last.res == res {
+		return last, nil
+	}
+	in, err := p.prepareInput(res, funcs)
+	if err == nil && own {
+		p.mu.Lock()
+		p.last = in
+		p.mu.Unlock()
+	}
+	return in, err
+}
+
+// cachedJaxpr returns tf's jaxpr preview for res's current content if it
+// was already computed, nil otherwise; it never builds or runs anything.
+func (p *previewer) cachedJaxpr(res *pkgResult, tf *tracedFunc) (*previewResult, error) {
+	in, err := p.prepare(res, res.traced)
+	if err != nil {
+		return nil, err
+	}
+	return p.cached(in, tf.name, modeJaxpr), nil
+}
+
+// prepareInput generates the harness and hashes what the build depends on.
+func (p *previewer) prepareInput(res *pkgResult, funcs []*tracedFunc) (*buildInput, error) {
+	harness, err := generateHarness(res.uni.name, res.pp.pkg.Types, funcs)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +316,8 @@ func (p *previewer) runBinary(ctx context.Context, dir, bin, fn string, mode pre
 	defer cancel()
 	cmd := exec.CommandContext(rctx, bin, "-test.run", "^"+harnessTest+"$", "-test.count=1")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "JITLS_PREVIEW_FUNC="+fn, "JITLS_PREVIEW_MODE="+string(mode), "JITLS_PREVIEW_OUT="+outFile)
+	// JITLINT_EVENTS is cleared: a preview's compiles are not the user's run.
+	cmd.Env = append(os.Environ(), "JITLS_PREVIEW_FUNC="+fn, "JITLS_PREVIEW_MODE="+string(mode), "JITLS_PREVIEW_OUT="+outFile, "JITLINT_EVENTS=")
 	killGroupOnCancel(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -36,8 +36,9 @@ func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mu
 	c.request("initialize", map[string]any{
 		"initializationOptions": map[string]any{"allowCodeExecution": true},
 		"capabilities": map[string]any{
-			"window":    map[string]any{"workDoneProgress": true},
-			"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}},
+			"window":       map[string]any{"workDoneProgress": true},
+			"workspace":    map[string]any{"codeLens": map[string]any{"refreshSupport": true}},
+			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown"}}},
 		},
 	})
 	c.notify("initialized", map[string]any{})

@@ -79,7 +79,7 @@ func (s *Server) runPreview(ctx context.Context, res *pkgResult, tf *tracedFunc,
 	if tf.sigErr != "" {
 		return nil, &previewError{fmt.Sprintf("%s cannot be previewed: %s", tf.name, tf.sigErr)}
 	}
-	in, err := s.previews.prepare(res)
+	in, err := s.previews.prepare(res, res.traced)
 	if err != nil {
 		return nil, err
 	}

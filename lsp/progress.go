@@ -20,10 +20,7 @@ type progress struct {
 
 // startProgress creates a progress token and sends its begin message.
 func (s *Server) startProgress(ctx context.Context, title string) *progress {
-	s.mu.Lock()
-	ok := s.clientCaps.workDoneProgress
-	s.mu.Unlock()
-	if !ok {
+	if !s.caps().workDoneProgress {
 		return &progress{s: s}
 	}
 	token := fmt.Sprintf("jitls-%d", progressSeq.Add(1))

@@ -93,7 +93,7 @@ func TestInitializeAdvertisesFeatures(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Capabilities.TextDocumentSync.Change != 2 || !res.Capabilities.HoverProvider ||
-		strings.Join(res.Capabilities.ExecuteCommandProvider.Commands, ",") != "jitls.showJaxpr,jitls.measureCompileCost" ||
+		strings.Join(res.Capabilities.ExecuteCommandProvider.Commands, ",") != "jitls.showJaxpr,jitls.measureCompileCost,jitls.diffJaxpr,jitls.applyFix" ||
 		res.ServerInfo.Version != "v9" {
 		t.Errorf("initialize result %s", r.Result)
 	}

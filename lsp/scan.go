@@ -1,23 +1,28 @@
 package lsp
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
 )
 
 // jitPkgPath is the import path of the traced-code API.
-const jitPkgPath = "github.com/jitlint/jitlint/jit"
+const jitPkgPath = traced.JitPath
 
 // tracedFunc is a top-level function a preview can trace: one passed to
 // jit.Jit or jit.MakeJaxpr in its package, or marked //jit:traced or
-// //jit:args.
+// //jit:args. Which functions are traced, their static arguments and
+// what is an array are the traced analyzer's answers (scanTraced reads
+// its Result); the //jit:args directive is jitls's own.
 type tracedFunc struct {
 	name     string
 	file     string // absolute path of the declaring file
@@ -31,6 +36,7 @@ type tracedFunc struct {
 	args      []argExpr // from the directive, or the f32[8] default
 	defaulted bool      // args are the f32[8] default, not a directive
 	sigErr    string    // why this function cannot be previewed, if it cannot
+	variant   string    // set on a copy traced with other args (a jaxpr diff's side)
 }
 
 // span is a byte range in one file.
@@ -54,126 +60,92 @@ type directiveProblem struct {
 	msg string
 }
 
-// scanTraced finds the traced functions of a type-checked package and
-// checks their //jit:args directives.
-func scanTraced(pkg *packages.Package) ([]*tracedFunc, []directiveProblem) {
-	fset := pkg.Fset
-	off := func(p token.Pos) (string, int) {
-		pos := fset.Position(p)
-		return pos.Filename, pos.Offset
+// previewEntries are the traced.Func entries a preview can trace: the
+// functions given to jit.Jit or jit.MakeJaxpr, and those marked
+// //jit:traced.
+var previewEntries = map[string]bool{"Jit": true, "MakeJaxpr": true, traced.MarkedTraced: true}
+
+// scanTraced returns the top-level functions of a type-checked package
+// that a preview can trace, from the traced analyzer's result r (nil when
+// the package does not import jit) plus the functions with a //jit:args
+// directive, and checks their directives.
+func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []directiveProblem) {
+	if r == nil {
+		return nil, nil
 	}
+	fset := pkg.Fset
 	mkSpan := func(n ast.Node) span {
-		f, s := off(n.Pos())
-		_, e := off(n.End())
-		return span{f, s, e}
+		start, end := fset.Position(n.Pos()), fset.Position(n.End())
+		return span{start.Filename, start.Offset, end.Offset}
 	}
 	byObj := map[types.Object]*tracedFunc{}
-	var order []types.Object
-	add := func(obj types.Object, decl *ast.FuncDecl) *tracedFunc {
-		if tf := byObj[obj]; tf != nil {
-			return tf
+	decls := map[*tracedFunc]*ast.FuncDecl{}
+	var out []*tracedFunc
+	add := func(fd *ast.FuncDecl) *tracedFunc {
+		obj := pkg.TypesInfo.Defs[fd.Name]
+		if obj == nil || fd.Recv != nil || fd.Type.TypeParams != nil || byObj[obj] != nil {
+			return nil
 		}
-		tf := &tracedFunc{name: decl.Name.Name, nameSpan: mkSpan(decl.Name), declSpan: mkSpan(decl)}
+		tf := &tracedFunc{name: fd.Name.Name, nameSpan: mkSpan(fd.Name), declSpan: mkSpan(fd)}
 		tf.file = tf.nameSpan.file
 		tf.sig, _ = obj.Type().(*types.Signature)
 		byObj[obj] = tf
-		order = append(order, obj)
+		decls[tf] = fd
+		out = append(out, tf)
 		return tf
 	}
-	decls := map[types.Object]*ast.FuncDecl{}
-	for _, file := range pkg.Syntax {
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv != nil || fd.Type.TypeParams != nil {
-				continue
-			}
-			obj := pkg.TypesInfo.Defs[fd.Name]
-			if obj == nil {
-				continue
-			}
-			decls[obj] = fd
-			if fd.Doc == nil {
-				continue
-			}
-			for _, c := range fd.Doc.List {
-				if strings.HasPrefix(c.Text, "//jit:args") || strings.HasPrefix(c.Text, "//jit:traced") {
-					add(obj, fd)
-				}
-			}
+	for _, fn := range r.Funcs {
+		fd, ok := fn.Node.(*ast.FuncDecl)
+		if !ok || !previewEntries[fn.Entry] {
+			continue
 		}
+		tf := add(fd)
+		if tf == nil {
+			continue
+		}
+		for _, i := range fn.Static {
+			tf.static = append(tf.static, i)
+		}
+		for _, j := range fn.Jitted {
+			tf.jitCalls = append(tf.jitCalls, mkSpan(j.Call))
+			tf.static = append(tf.static, j.Static...) // includes unnamed parameters, which Static lacks
+		}
+		slices.Sort(tf.static)
+		tf.static = slices.Compact(tf.static)
 	}
 	for _, file := range pkg.Syntax {
-		ast.Inspect(file, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 || !isJitFunc(pkg.TypesInfo, call.Fun, "Jit", "MakeJaxpr") {
-				return true
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && argsDirective(fd) != nil {
+				add(fd)
 			}
-			id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
-			if !ok {
-				return true
-			}
-			obj := pkg.TypesInfo.Uses[id]
-			fd := decls[obj]
-			if fd == nil {
-				return true
-			}
-			tf := add(obj, fd)
-			tf.jitCalls = append(tf.jitCalls, mkSpan(call))
-			for _, opt := range call.Args[1:] {
-				oc, ok := ast.Unparen(opt).(*ast.CallExpr)
-				if !ok || !isJitFunc(pkg.TypesInfo, oc.Fun, "StaticArgnums") {
-					continue
-				}
-				for _, a := range oc.Args {
-					if v := pkg.TypesInfo.Types[a].Value; v != nil && v.Kind() == constant.Int {
-						if i, ok := constant.Int64Val(v); ok && !slices.Contains(tf.static, int(i)) {
-							tf.static = append(tf.static, int(i))
-						}
-					}
-				}
-			}
-			return true
-		})
+		}
 	}
 	for id, obj := range pkg.TypesInfo.Uses {
 		if tf := byObj[obj]; tf != nil {
 			tf.refs = append(tf.refs, mkSpan(id))
 		}
 	}
-	var out []*tracedFunc
+	slices.SortFunc(out, func(a, b *tracedFunc) int {
+		return cmp.Or(strings.Compare(a.file, b.file), a.nameSpan.start-b.nameSpan.start)
+	})
 	var problems []directiveProblem
-	for _, obj := range order {
-		tf := byObj[obj]
-		problems = append(problems, bindSignature(tf, decls[obj], fset)...)
-		out = append(out, tf)
+	for _, tf := range out {
+		problems = append(problems, bindSignature(tf, decls[tf], fset)...)
 	}
 	return out, problems
 }
 
-// isJitFunc reports whether fun names one of the jit package's functions.
-func isJitFunc(info *types.Info, fun ast.Expr, names ...string) bool {
-	var id *ast.Ident
-	switch f := ast.Unparen(fun).(type) {
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr: // jit.Jit[F](...)
-		if sel, ok := f.X.(*ast.SelectorExpr); ok {
-			id = sel.Sel
+// argsDirective returns the (last) //jit:args line of fd's doc comment, or nil.
+func argsDirective(fd *ast.FuncDecl) *ast.Comment {
+	var dir *ast.Comment
+	if fd.Doc != nil {
+		for _, c := range fd.Doc.List {
+			if strings.HasPrefix(c.Text, "//jit:args") {
+				dir = c
+			}
 		}
-	case *ast.Ident:
-		id = f
 	}
-	if id == nil {
-		return false
-	}
-	obj, ok := info.Uses[id].(*types.Func)
-	return ok && obj.Pkg() != nil && obj.Pkg().Path() == jitPkgPath && slices.Contains(names, obj.Name())
-}
-
-// isJitArray reports whether t is jit.Array.
-func isJitArray(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == jitPkgPath && n.Obj().Name() == "Array"
+	return dir
 }
 
 // bindSignature sets tf.args from the directive (or the default) and
@@ -184,18 +156,11 @@ func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []dire
 		return nil
 	}
 	params := tf.sig.Params()
-	var dir *ast.Comment
-	if fd.Doc != nil {
-		for _, c := range fd.Doc.List {
-			if strings.HasPrefix(c.Text, "//jit:args") {
-				dir = c
-			}
-		}
-	}
+	dir := argsDirective(fd)
 	if dir == nil {
 		for i := range params.Len() {
 			p := params.At(i)
-			if slices.Contains(tf.static, i) || !isJitArray(p.Type()) {
+			if slices.Contains(tf.static, i) || !traced.IsArray(p.Type()) {
 				tf.sigErr = fmt.Sprintf("parameter %d (%s %s) needs a value: add a //jit:args directive to %s's doc comment, e.g. //jit:args %s",
 					i+1, p.Name(), p.Type(), tf.name, exampleDirective(params, tf.static))
 				return nil
@@ -205,6 +170,49 @@ func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []dire
 		tf.defaulted = true
 		return nil
 	}
+	args, problem, at, whole := parseDirectiveComment(dir, fset)
+	if problem != nil {
+		tf.sigErr = "its //jit:args directive is malformed"
+		return []directiveProblem{*problem}
+	}
+	if i, msg := argsMismatch(tf, args, "//jit:args"); msg != "" {
+		tf.sigErr = "its //jit:args directive does not match its parameters"
+		if i < 0 {
+			return []directiveProblem{{whole, msg}}
+		}
+		return []directiveProblem{{at(args[i].col, len(args[i].String())), msg}}
+	}
+	tf.args = args
+	return nil
+}
+
+// argsMismatch says why args (from what: "//jit:args", or a signature
+// given to a command) do not fit tf's parameters: the index of the argument
+// at fault (-1 when the count is wrong) and a message; "" when they fit.
+func argsMismatch(tf *tracedFunc, args []argExpr, what string) (int, string) {
+	params := tf.sig.Params()
+	if len(args) != params.Len() {
+		example := exampleDirective(params, tf.static)
+		if strings.HasPrefix(what, "//") {
+			example = what + " " + example
+		} else {
+			example = strconv.Quote(example)
+		}
+		return -1, fmt.Sprintf("%s gives %d argument(s) but %s has %d parameter(s); e.g. %s",
+			what, len(args), tf.name, params.Len(), example)
+	}
+	for i, a := range args {
+		if msg := checkArg(a, params.At(i).Type(), slices.Contains(tf.static, i)); msg != "" {
+			return i, fmt.Sprintf("%s argument %d for parameter %s: %s", what, i+1, params.At(i).Name(), msg)
+		}
+	}
+	return 0, ""
+}
+
+// parseDirectiveComment parses a //jit:args comment. It returns the
+// arguments or the syntax problem, and for later problems a function that
+// locates a column of the directive's text and the whole comment's span.
+func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]argExpr, *directiveProblem, func(col, n int) span, span) {
 	pos := fset.Position(dir.Pos())
 	text := strings.TrimPrefix(dir.Text, "//jit:args")
 	textStart := pos.Offset + len("//jit:args")
@@ -213,28 +221,30 @@ func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []dire
 	}
 	whole := span{pos.Filename, pos.Offset, pos.Offset + len(dir.Text)}
 	if text != "" && text[0] != ' ' && text[0] != '\t' {
-		tf.sigErr = "its //jit:args directive is malformed"
-		return []directiveProblem{{whole, "malformed //jit:args directive: put a space after //jit:args"}}
+		return nil, &directiveProblem{whole, "malformed //jit:args directive: put a space after //jit:args"}, at, whole
 	}
 	args, err := parseArgsDirective(text)
 	if err != nil {
-		tf.sigErr = "its //jit:args directive is malformed"
 		de := err.(*directiveError)
-		return []directiveProblem{{at(de.col, len(text)-de.col), de.msg}}
+		return nil, &directiveProblem{at(de.col, len(text)-de.col), de.msg}, at, whole
 	}
-	if len(args) != params.Len() {
-		tf.sigErr = "its //jit:args directive does not match its parameters"
-		return []directiveProblem{{whole, fmt.Sprintf("//jit:args gives %d argument(s) but %s has %d parameter(s); e.g. //jit:args %s",
-			len(args), tf.name, params.Len(), exampleDirective(params, tf.static))}}
-	}
-	for i, a := range args {
-		if msg := checkArg(a, params.At(i).Type(), slices.Contains(tf.static, i)); msg != "" {
-			tf.sigErr = "its //jit:args directive does not match its parameters"
-			return []directiveProblem{{at(a.col, len(a.String())), fmt.Sprintf("//jit:args argument %d for parameter %s: %s", i+1, params.At(i).Name(), msg)}}
+	return args, nil, at, whole
+}
+
+// syntaxProblems returns the //jit:args syntax problems of a parsed file:
+// what can be reported before the package's types are known.
+func syntaxProblems(f *ast.File, fset *token.FileSet) []directiveProblem {
+	var out []directiveProblem
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			if dir := argsDirective(fd); dir != nil {
+				if _, p, _, _ := parseDirectiveComment(dir, fset); p != nil {
+					out = append(out, *p)
+				}
+			}
 		}
 	}
-	tf.args = args
-	return nil
+	return out
 }
 
 // exampleDirective suggests a directive for a parameter list.
@@ -243,7 +253,7 @@ func exampleDirective(params *types.Tuple, static []int) string {
 	for i := range params.Len() {
 		t := params.At(i).Type()
 		switch {
-		case isJitArray(t) && !slices.Contains(static, i):
+		case traced.IsArray(t) && !slices.Contains(static, i):
 			parts[i] = "f32[8]"
 		case isBasic(t, types.IsInteger):
 			parts[i] = "3"
@@ -270,7 +280,7 @@ func isBasic(t types.Type, info types.BasicInfo) bool {
 func checkArg(a argExpr, t types.Type, static bool) string {
 	switch a.kind {
 	case argArray:
-		if !isJitArray(t) {
+		if !traced.IsArray(t) {
 			return fmt.Sprintf("%s is an array but the parameter has type %s", a, t)
 		}
 		if static {

@@ -22,8 +22,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// Options configures a Server. The zero value is usable: no analyzers, a
-// 50 ms diagnostics delay and the `go` command found on PATH.
+// Options configures a Server. The zero value is usable: no analyzers,
+// analysis as soon as an edit arrives and the `go` command found on PATH.
 type Options struct {
 	// Version is reported in serverInfo.
 	Version string
@@ -31,7 +31,9 @@ type Options struct {
 	// called again whenever the client changes the configuration.
 	Analyzers func(Settings) []*analysis.Analyzer
 	// DiagnosticsDelay is how long the server waits after an edit before it
-	// analyses (edits arriving meanwhile restart the wait).
+	// analyses (edits arriving meanwhile restart the wait). Zero (the
+	// default) analyses at once; edits that arrive while an analysis runs
+	// cancel it at its next step and are analysed together when it stops.
 	DiagnosticsDelay time.Duration
 	// BuildTimeout bounds compiling a preview harness; RunTimeout bounds
 	// running it (tracing, compiling and timing user code).
@@ -63,12 +65,8 @@ type Server struct {
 
 	diags    *diagnoser
 	previews *previewer
-}
-
-// clientCaps holds the client capabilities the server acts on.
-type clientCaps struct {
-	workDoneProgress bool
-	codeLensRefresh  bool
+	runtime  *runtimeEvents
+	hints    hintPreviews
 }
 
 // lifecycle is the LSP session state.
@@ -83,9 +81,6 @@ const (
 
 // New returns a server configured by opts.
 func New(opts Options) *Server {
-	if opts.DiagnosticsDelay <= 0 {
-		opts.DiagnosticsDelay = 50 * time.Millisecond
-	}
 	if opts.BuildTimeout <= 0 {
 		opts.BuildTimeout = 2 * time.Minute
 	}
@@ -105,6 +100,7 @@ func New(opts Options) *Server {
 	}
 	s.diags = newDiagnoser(s)
 	s.previews = newPreviewer(s)
+	s.runtime = newRuntimeEvents(s)
 	return s
 }
 
@@ -128,6 +124,7 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	s.diags.stop()
 	s.previews.stop()
+	s.runtime.stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range s.inflight {

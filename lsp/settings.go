@@ -17,6 +17,9 @@ type Settings struct {
 	Analyzers map[string]bool
 	// UnrolledLoopMax is the unrolledloop analyzer's limit (0 = its default).
 	UnrolledLoopMax int
+	// RuntimeEvents is the file a program run with JITLINT_EVENTS wrote
+	// ("" = none): its last run's recompiles become diagnostics.
+	RuntimeEvents string
 }
 
 func defaultSettings() Settings { return Settings{Analyzers: map[string]bool{}} }
@@ -27,6 +30,7 @@ type wireSettings struct {
 	AllowCodeExecution *bool           `json:"allowCodeExecution"`
 	Analyzers          map[string]bool `json:"analyzers"`
 	UnrolledLoopMax    *int            `json:"unrolledLoopMax"`
+	RuntimeEvents      *string         `json:"runtimeEvents"`
 }
 
 // apply merges w into a copy of s; trust is changed only if allowTrust.
@@ -46,6 +50,9 @@ func (w wireSettings) apply(s Settings, allowTrust bool) (Settings, error) {
 		}
 		out.UnrolledLoopMax = *w.UnrolledLoopMax
 	}
+	if w.RuntimeEvents != nil {
+		out.RuntimeEvents = *w.RuntimeEvents
+	}
 	return out, nil
 }
 
@@ -57,7 +64,7 @@ func parseInitOptions(raw json.RawMessage) (Settings, error) {
 	}
 	var w wireSettings
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return s, fmt.Errorf("initializationOptions: %v (expected {\"allowCodeExecution\": bool, \"analyzers\": {name: bool}, \"unrolledLoopMax\": int})", err)
+		return s, fmt.Errorf("initializationOptions: %v (expected {\"allowCodeExecution\": bool, \"analyzers\": {name: bool}, \"unrolledLoopMax\": int, \"runtimeEvents\": path})", err)
 	}
 	return w.apply(s, true)
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -49,14 +50,16 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 			}
 			return nil, n, err
 		}
+		// DecodeMessage ignores data after the first JSON value, so a
+		// decoded frame is checked in full by looksLikeMessage.
 		msg, err := jsonrpc2.DecodeMessage(body)
-		if err != nil && !json.Valid(body) { // only a failed frame pays for json.Valid
+		if err == nil {
+			err = looksLikeMessage(body)
+		}
+		if errors.Is(err, errNotJSON) || err != nil && !json.Valid(body) { // only a failed frame pays for json.Valid
 			s.logf("jitls: frame body is not valid JSON (%d bytes)", len(body))
 			s.writeError(nil, jsonrpc2.ParseError, "the message body is not valid JSON")
 			continue
-		}
-		if err == nil && !looksLikeMessage(body) {
-			err = errors.New("it has no method (a request) and no result or error (a response)")
 		}
 		if err != nil {
 			s.logf("jitls: not a JSON-RPC 2.0 message: %v", err)
@@ -115,11 +118,17 @@ func (s *frameStream) readFrame() ([]byte, int64, error) {
 	if length < 0 {
 		return nil, total, badHeaderError{"frame header has no Content-Length"}
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(s.in, body); err != nil {
+	// The buffer grows with the data that arrives, so a header announcing
+	// a huge body costs memory only if the body really comes.
+	var buf bytes.Buffer
+	buf.Grow(int(min(length, 1<<20)))
+	if _, err := buf.ReadFrom(io.LimitReader(s.in, length)); err != nil || int64(buf.Len()) < length {
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
 		return nil, total, fmt.Errorf("reading %d-byte frame body: %w", length, err)
 	}
-	return body, total + length, nil
+	return buf.Bytes(), total + length, nil
 }
 
 // Write sends one framed message.
@@ -176,17 +185,27 @@ func rawID(body []byte) json.RawMessage {
 	return nil
 }
 
-// looksLikeMessage reports whether body is an object with a method, a
+// errNotJSON is looksLikeMessage's error for a body that is not JSON.
+var errNotJSON = errors.New("the message body is not valid JSON")
+
+// looksLikeMessage checks that body is one JSON object with a method, a
 // result or an error (jsonrpc2.DecodeMessage takes anything else for an
-// empty response and drops it silently).
-func looksLikeMessage(body []byte) bool {
+// empty response and drops it silently, and ignores trailing data).
+func looksLikeMessage(body []byte) error {
 	var m struct {
 		Method *string         `json:"method"`
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(body, &m) != nil {
-		return false
+	if err := json.Unmarshal(body, &m); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return errNotJSON
+		}
+		return err
 	}
-	return m.Method != nil || m.Result != nil || m.Error != nil
+	if m.Method == nil && m.Result == nil && m.Error == nil {
+		return errors.New("it has no method (a request) and no result or error (a response)")
+	}
+	return nil
 }

@@ -82,6 +82,10 @@ func parseComment(fset *token.FileSet, c *ast.Comment, code map[int]int) *Direct
 			d.Analyzers = append(d.Analyzers, name)
 		}
 	}
+	if len(d.Analyzers) == 0 { // "//jitlint:ignore , reason"
+		d.Malformed = fmt.Sprintf("%s names no analyzer: write %s <analyzer>[,<analyzer>] <reason>", directiveName(d), directiveName(d))
+		return d
+	}
 	d.Reason = strings.Join(fields[1:], " ")
 	return d
 }

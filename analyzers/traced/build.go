@@ -162,7 +162,7 @@ func (b *builder) findRoots() {
 	for _, f := range b.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && hasTracedDirective(fd.Doc) {
-				b.addFunc(fd, fd.Pos(), fd.Name.Name+" is marked //jit:traced", nil, nil)
+				b.addFunc(fd, fd.Pos(), fd.Name.Name+" is marked //jit:traced", nil, nil).Entry = MarkedTraced
 			}
 		}
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
@@ -222,6 +222,9 @@ func (b *builder) entryPoint(call *ast.CallExpr, stack []ast.Node) {
 			}
 			for _, node := range nodes {
 				fn := b.addFunc(node, call.Pos(), fnName(node)+" is "+why, nil, static)
+				if fn.Entry == "" {
+					fn.Entry = name
+				}
 				if isMethodValue(b.Info, e) {
 					fn.RecvOutlives = true
 				}

@@ -58,7 +58,7 @@ var nonOpMethods = map[string]bool{"BlockUntilReady": true, "IsTracer": true}
 // specs and configuration.
 var nonOps = map[string]bool{
 	"Backend": true, "BackendError": true, "ClearCaches": true, "DefaultBackend": true, "Devices": true, "Jit": true, "MakeJaxpr": true, "Name": true,
-	"Reverse": true, "SetExplainCacheMisses": true, "SetLogCompiles": true, "SetLogOutput": true, "Spec": true, "StaticArgnums": true, "Unroll": true,
+	"Reverse": true, "SetEventsFile": true, "SetExplainCacheMisses": true, "SetLogCompiles": true, "SetLogOutput": true, "Spec": true, "StaticArgnums": true, "Unroll": true,
 	"Vmap": true, "Grad": true, "ValueAndGrad": true, "InAxes": true, "OutAxes": true, "Argnums": true,
 }
 

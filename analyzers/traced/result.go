@@ -32,6 +32,10 @@ type Func struct {
 	Static map[*types.Var]int
 	// Jitted is the jit.Jit wrapper that traces this function, if any.
 	Jitted []*Jitted
+	// Entry is what made the function a root of tracing: the jit entry
+	// point it was first given to ("Jit", "MakeJaxpr", "Cond", ...),
+	// MarkedTraced, or "" when traced code passes it traced values.
+	Entry string
 	// RecvOutlives is true for a method whose receiver outlives the trace:
 	// it is traced as a method value (jit.Jit(m.Step)), or called from
 	// traced code on a receiver captured from outside it. Writes through
@@ -51,6 +55,9 @@ type CallSite struct {
 	// Call is the call expression.
 	Call *ast.CallExpr
 }
+
+// MarkedTraced is Func.Entry for a function marked //jit:traced.
+const MarkedTraced = "//jit:traced"
 
 // Jitted is a jit.Jit call whose result is kept in a variable (or called at once).
 type Jitted struct {

@@ -1,11 +1,14 @@
-// Command lsp measures jitls (issue 4): diagnostics latency after an edit on
-// a ~2000-line package, compared with two other ways of running the same
-// analyzers (go/packages with an overlay + checker, and go vet -vettool
-// with -overlay); hover jaxpr latency warm and cold (against go test -c of
-// the same package); and the server's RSS after many edits. Run from the
-// repository root:
+// Command lsp measures jitls (issues 4 and 11): diagnostics latency after an
+// edit on a ~2000-line package, with the old (50 ms debounce) and current
+// (analyse at once) strategies and compared with two other ways of running
+// the same analyzers (go/packages with an overlay + checker, and go vet
+// -vettool with -overlay); hover jaxpr latency warm and cold (against go
+// test -c of the same package); inlay hints and semantic tokens on the warm
+// document (issue 12); the server's RSS after many edits; and the
+// first diagnostics with an empty build cache against go list -export
+// -deps. Run from the repository root:
 //
-//	go run ./bench/lsp [-edits 40] [-rss-edits 1000]
+//	go run ./bench/lsp [-edits 40] [-rss-edits 1000] [-cold=false]
 //
 // It prints a Markdown section for bench/RESULTS.md.
 package main
@@ -34,8 +37,9 @@ func main() {
 	altEdits := flag.Int("alt-edits", 8, "timed edits for the slower alternative strategies")
 	rssEdits := flag.Int("rss-edits", 1000, "edits before the RSS measurement")
 	hovers := flag.Int("hovers", 50, "warm hovers")
+	cold := flag.Bool("cold", true, "also measure the first diagnostics with an empty build cache (compiles every dependency twice)")
 	flag.Parse()
-	if err := run(*edits, *altEdits, *rssEdits, *hovers); err != nil {
+	if err := run(*edits, *altEdits, *rssEdits, *hovers, *cold); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/lsp:", err)
 		os.Exit(1)
 	}
@@ -47,7 +51,7 @@ func must(err error) {
 	}
 }
 
-func run(edits, altEdits, rssEdits, hovers int) error {
+func run(edits, altEdits, rssEdits, hovers int, coldCache bool) error {
 	root, err := os.Getwd()
 	must(err)
 	if _, err := os.Stat(filepath.Join(root, "lsp", "testdata", "lspmod")); err != nil {
@@ -69,67 +73,44 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 	file := filepath.Join(mod, "big", "big.go")
 	lines := strings.Count(src, "\n")
 
-	fmt.Printf("## Language server (issue 4)\n\n")
+	fmt.Printf("## Language server (issues 4 and 11)\n\n")
 	fmt.Printf("Measured with `go run ./bench/lsp` (edits=%d, alt-edits=%d, rss-edits=%d, hovers=%d) on %s/%s, %d CPUs, %s, %s.\n",
 		edits, altEdits, rssEdits, hovers, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Printf("Package: a generated %d-line package (`big`, 100 traced functions with `//jit:args`) in a module that uses this checkout; the 5 jitlint analyzers.\n\n", lines)
 
-	// 1. jitls: didChange → publishDiagnostics.
-	cmd := exec.Command(filepath.Join(bin, "jitls"), "-logfile", filepath.Join(os.TempDir(), "jitls-bench.log"))
-	cmd.Dir = mod
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	must(cmd.Start())
-	defer cmd.Process.Kill()
-	c := newClient(stdin, stdout)
-	if _, err := c.request("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"allowCodeExecution": true}}); err != nil {
+	// 1. jitls: didChange → publishDiagnostics, with the old strategy (a
+	// 50 ms debounce after each edit) and the current one (analyse at
+	// once, cancel superseded work), each in its own server process.
+	oldSrv, err := startJitls(bin, mod, "50ms")
+	if err != nil {
 		return err
 	}
-	c.Notify("initialized", map[string]any{})
-	uri := "file://" + file
-	t0 := time.Now()
-	c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": src}})
-	if err := c.diagnostics(uri, 1); err != nil {
+	oldFirst, oldLat, err := oldSrv.latency(file, src, edits)
+	oldSrv.close()
+	if err != nil {
 		return err
 	}
-	first := time.Since(t0)
-	text := src
-	version := 1
-	edit := func() (time.Duration, error) {
-		version++
-		// Toggle one literal inside a traced function (an incremental change).
-		old, repl := "0.5", "0.7"
-		if version%2 == 1 {
-			old, repl = "0.7", "0.5"
-		}
-		i := strings.Index(text, old)
-		line := strings.Count(text[:i], "\n")
-		col := i - strings.LastIndex(text[:i], "\n") - 1
-		text = text[:i] + repl + text[i+len(old):]
-		start := time.Now()
-		c.Notify("textDocument/didChange", map[string]any{
-			"textDocument": map[string]any{"uri": uri, "version": version},
-			"contentChanges": []any{map[string]any{
-				"range": map[string]any{"start": map[string]int{"line": line, "character": col}, "end": map[string]int{"line": line, "character": col + 3}},
-				"text":  repl}},
-		})
-		err := c.diagnostics(uri, version)
-		return time.Since(start), err
+	srv, err := startJitls(bin, mod, "0")
+	if err != nil {
+		return err
 	}
-	var lat []time.Duration
-	for range edits {
-		d, err := edit()
-		if err != nil {
-			return err
-		}
-		lat = append(lat, d)
+	defer srv.cmd.Process.Kill()
+	first, lat, err := srv.latency(file, src, edits)
+	if err != nil {
+		return err
 	}
+	c, cmd, uri := srv.c, srv.cmd, "file://"+file
 	fmt.Printf("### Diagnostics latency after `didChange` (%d-line package)\n\n", lines)
 	fmt.Printf("| strategy | first load | p50 | p95 | edits |\n|---|---|---|---|---|\n")
-	fmt.Printf("| jitls (dependency types loaded once, edited package re-type-checked in process, `checker.Analyze`; includes the 50 ms debounce) | %s | %s | %s | %d |\n",
+	fmt.Printf("| jitls, old strategy: 50 ms debounce after each edit (`-diagnostics-delay=50ms`), then the analysis below | %s | %s | %s | %d |\n",
+		ms(oldFirst), ms(pct(oldLat, 50)), ms(pct(oldLat, 95)), len(oldLat))
+	fmt.Printf("| jitls, current strategy: analyse at once (an edit during an analysis cancels it at its next step): re-type-check the edited package against dependency types and facts loaded once, run the analyzers in process | %s | %s | %s | %d |\n",
 		ms(first), ms(pct(lat, 50)), ms(pct(lat, 95)), len(lat))
 
 	// 2. go/packages with an overlay + checker, per edit.
+	if altEdits == 0 {
+		fmt.Println()
+	}
 	var a []time.Duration
 	for i := range altEdits {
 		content := strings.Replace(src, "0.5", fmt.Sprintf("0.%d", 6+i%3), 1)
@@ -144,7 +125,9 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 		}
 		a = append(a, time.Since(start))
 	}
-	fmt.Printf("| go/packages `LoadAllSyntax` + overlay, then `checker.Analyze` (per edit, in process) | – | %s | %s | %d |\n", ms(pct(a, 50)), ms(pct(a, 95)), len(a))
+	if altEdits > 0 {
+		fmt.Printf("| go/packages `LoadAllSyntax` + overlay, then `checker.Analyze` (per edit, in process) | – | %s | %s | %d |\n", ms(pct(a, 50)), ms(pct(a, 95)), len(a))
+	}
 
 	// 3. go vet -vettool=jitlint -overlay -json, per edit.
 	var v []time.Duration
@@ -163,11 +146,13 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 		}
 		v = append(v, time.Since(start))
 	}
-	fmt.Printf("| `go vet -vettool=jitlint -overlay=… -json ./big` (per edit, a process per run) | – | %s | %s | %d |\n\n", ms(pct(v, 50)), ms(pct(v, 95)), len(v))
+	if altEdits > 0 {
+		fmt.Printf("| `go vet -vettool=jitlint -overlay=… -json ./big` (per edit, a process per run) | – | %s | %s | %d |\n\n", ms(pct(v, 50)), ms(pct(v, 95)), len(v))
+	}
 
 	// 4. Hover: cold (builds the harness) and warm (cached).
 	pos := strings.Index(src, "func F7(") + 5
-	hoverParams := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": position(text, pos)}
+	hoverParams := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": position(src, pos)}
 	start := time.Now()
 	m, err := c.request("textDocument/hover", hoverParams)
 	if err != nil {
@@ -204,19 +189,38 @@ func run(edits, altEdits, rssEdits, hovers int) error {
 	fmt.Printf("| `go test -vet=off -c` of the same package with a one-test file, build cache warm (reference) | %s |\n", ms(testC))
 	fmt.Printf("| warm hover p50 / p95 (%d hovers, cached by content hash) | %s / %s |\n\n", len(warm), ms(pct(warm, 50)), ms(pct(warm, 95)))
 
-	// 5. RSS after many edits.
+	// 5. Inlay hints and semantic tokens on the warm document: each
+	// function of bigPackage has 4 hints (x, and y assigned three times).
+	if err := hintsAndTokens(c, uri, lines, 100, 4, hovers); err != nil {
+		return err
+	}
+
+	// 6. RSS after many edits.
 	before := rss(cmd.Process.Pid)
-	for range rssEdits {
-		if _, err := edit(); err != nil {
-			return err
-		}
+	if _, err := srv.edits(rssEdits); err != nil {
+		return err
 	}
 	runtime.GC()
 	after := rss(cmd.Process.Pid)
 	fmt.Printf("### Server memory\n\n| when | RSS |\n|---|---|\n| after the first analyses and hovers | %s |\n| after %d more edits (each analysed and published) | %s |\n\n", before, rssEdits, after)
-	c.request("shutdown", nil)
-	c.Notify("exit", nil)
-	cmd.Wait()
+	srv.close()
+
+	// 6. First diagnostics with an empty build cache, against go list
+	// -export -deps of the same package (what jitls's load runs).
+	if coldCache {
+		ref, err := goListCold(filepath.Dir(file))
+		if err != nil {
+			return err
+		}
+		progress, first, err := coldStart(bin, mod, file, src)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("### First diagnostics with an empty build cache (`GOCACHE` a new directory)\n\n| what | time |\n|---|---|\n")
+		fmt.Printf("| `go list -export -deps .` in `big` (reference) | %s |\n", ms(ref))
+		fmt.Printf("| jitls: `didOpen` → first `$/progress` (\"loading dependencies\") | %s |\n", ms(progress))
+		fmt.Printf("| jitls: `didOpen` → full diagnostics | %s (%.2f× the reference) |\n\n", ms(first), first.Seconds()/ref.Seconds())
+	}
 	return nil
 }
 

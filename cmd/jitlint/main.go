@@ -12,6 +12,7 @@
 //	jitlint -unrolledloop.max=64 ./...  tune an analyzer; -NAME=false turns one off
 //	jitlint -directive=false ./...      do not check the suppression directives
 //	go vet -vettool=$(which jitlint) ./...
+//	jitlint jaxpr-diff ./pkg.Func 'f32[4]' 'f32[8]'   diff a function's jaxprs under two signatures
 //
 // Under go vet (a *.cfg argument) it uses its own driver (vet.go): packages
 // that do not import jit are skipped without being read, and the others are
@@ -34,6 +35,9 @@ import (
 )
 
 func main() {
+	if isJaxprDiff(os.Args[1:]) {
+		os.Exit(runJaxprDiff(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	all := analyzers.All()
 	args := os.Args[1:]
 	switch driver := os.Getenv("JITLINT_VET"); driver {

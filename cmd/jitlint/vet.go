@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/factpass"
 	"github.com/jitlint/jitlint/internal/typecheck"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -143,9 +144,10 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 	if cfg.VetxOnly {
 		run = withFacts(run)
 	}
-	v := &vetPass{fset: fset, pkg: pkg, files: files, info: info, cfg: &cfg, deps: facts}
-	results := v.analyze(run)
-	if code := writeOrFail(cfg.VetxOutput, facts, v.exported); code != 0 || cfg.VetxOnly {
+	unit := &factpass.Unit{Fset: fset, Pkg: pkg, Files: files, Info: info, Sizes: sizes, Module: cfg.Module,
+		OtherFiles: cfg.NonGoFiles, IgnoredFiles: cfg.IgnoredFiles, Deps: facts}
+	results := unit.Run(run)[:len(run)]
+	if code := writeOrFail(cfg.VetxOutput, facts, unit.Exported); code != 0 || cfg.VetxOnly {
 		return code
 	}
 	if opts.fix {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/jitlint/jitlint/internal/factpass"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -48,15 +49,15 @@ type (
 
 // report prints the results: JSON for go vet, or file:line:col: message
 // lines on stderr. It returns the exit status.
-func report(out io.Writer, fset *token.FileSet, id string, results []result, asJSON bool) int {
+func report(out io.Writer, fset *token.FileSet, id string, results []*factpass.Result, asJSON bool) int {
 	if !asJSON {
 		code := 0
 		for _, r := range results {
-			if r.err != nil {
-				fmt.Fprintf(os.Stderr, "jitlint: %s: %v\n", r.a.Name, r.err)
+			if r.Err != nil {
+				fmt.Fprintf(os.Stderr, "jitlint: %s: %v\n", r.Analyzer.Name, r.Err)
 				code = 1
 			}
-			for _, d := range r.diags {
+			for _, d := range r.Diagnostics {
 				fmt.Fprintf(os.Stderr, "%s: %s\n", fset.Position(d.Pos), d.Message)
 				code = 1
 			}
@@ -65,18 +66,18 @@ func report(out io.Writer, fset *token.FileSet, id string, results []result, asJ
 	}
 	byAnalyzer := map[string]any{}
 	for _, r := range results {
-		if r.err != nil {
-			byAnalyzer[r.a.Name] = jsonError{r.err.Error()}
+		if r.Err != nil {
+			byAnalyzer[r.Analyzer.Name] = jsonError{r.Err.Error()}
 			continue
 		}
-		if len(r.diags) == 0 {
+		if len(r.Diagnostics) == 0 {
 			continue
 		}
 		var diags []jsonDiagnostic
-		for _, d := range r.diags {
+		for _, d := range r.Diagnostics {
 			diags = append(diags, toJSON(fset, d))
 		}
-		byAnalyzer[r.a.Name] = diags
+		byAnalyzer[r.Analyzer.Name] = diags
 	}
 	if len(byAnalyzer) == 0 {
 		return 0
@@ -128,13 +129,13 @@ func toEdit(fset *token.FileSet, e analysis.TextEdit) (string, edit) {
 // writeFixArchive applies the first suggested fix of each diagnostic (fixes
 // that overlap one already taken are skipped) and writes the fixed files to
 // the zip archive that go vet -fix and go fix read.
-func writeFixArchive(fset *token.FileSet, archive string, results []result) int {
+func writeFixArchive(fset *token.FileSet, archive string, results []*factpass.Result) int {
 	if archive == "" {
 		return 0
 	}
 	byFile := map[string][]edit{}
 	for _, r := range results {
-		for _, d := range r.diags {
+		for _, d := range r.Diagnostics {
 			if len(d.SuggestedFixes) == 0 {
 				continue
 			}

@@ -7,6 +7,7 @@
 //	jitls            serve LSP on stdio
 //	jitls -version   print the version and exit
 //	jitls -logfile F also write the server's log to F (never to stdout)
+//	jitls -diagnostics-delay D  wait D after an edit before analysing (default 0)
 package main
 
 import (
@@ -31,19 +32,20 @@ func run(args []string, stdin io.Reader, stdout io.WriteCloser, stderr io.Writer
 	fs.SetOutput(stderr)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	logFile := fs.String("logfile", "", "also append the server log to this file")
+	delay := fs.Duration("diagnostics-delay", 0, "wait this long after an edit before analysing (0: at once, cancelling superseded work; bench/lsp compares the two)")
 	fs.Bool("stdio", true, "serve LSP on stdin/stdout (the only transport; accepted because clients such as vscode-languageclient pass it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "jitls: unexpected arguments %q; jitls serves LSP on stdio and takes only flags (-version, -logfile)\n", fs.Args())
+		fmt.Fprintf(stderr, "jitls: unexpected arguments %q; jitls serves LSP on stdio and takes only flags (-version, -logfile, -diagnostics-delay)\n", fs.Args())
 		return 2
 	}
 	if *showVersion {
 		fmt.Fprintf(stdout, "jitls %s\n", version())
 		return 0
 	}
-	opts := lsp.Options{Version: version(), Analyzers: analyzerSuite}
+	opts := lsp.Options{Version: version(), Analyzers: analyzerSuite, DiagnosticsDelay: *delay}
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {

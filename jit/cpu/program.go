@@ -240,8 +240,8 @@ func bindResults(st *state, e *ir.Eqn, slots []int, res []*ir.Buffer) error {
 
 // at describes where an equation was staged, for error messages.
 func at(e *ir.Eqn) string {
-	if e.Source != "" {
-		return " (staged at " + e.Source + ")"
+	if e.Source != nil {
+		return " (staged at " + e.Source.String() + ")"
 	}
 	return ""
 }

@@ -112,7 +112,7 @@ func checkDType(t ir.DType) error {
 
 // eqnError prefixes err with the equation and its source position.
 func eqnError(e *ir.Eqn, err error) error {
-	if e.Source != "" {
+	if e.Source != nil {
 		return fmt.Errorf("%s (%s): %w", e.Prim, e.Source, err)
 	}
 	return fmt.Errorf("%s: %w", e.Prim, err)

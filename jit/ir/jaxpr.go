@@ -41,8 +41,10 @@ type Eqn struct {
 	Params Params
 	In     []Atom
 	Out    []*Var
-	// Source is the user's file:line that staged this equation, when known.
-	Source string
+	// Source is the user's call that staged this equation (the first stack
+	// frame outside package jit and its subpackages), nil when unknown (a
+	// hand-built jaxpr, or a call stack deeper than the tracer looks).
+	Source *Pos
 }
 
 // Jaxpr is a typed, first-order program: { lambda Constvars ; Invars . let Eqns in Outvars }.

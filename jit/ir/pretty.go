@@ -8,11 +8,16 @@ import "strings"
 // remaining width of the current line; the text after the group is not
 // considered.
 
-// doc is a layout document: textDoc, brkDoc, concatDoc, groupDoc or nestDoc.
+// doc is a layout document: textDoc, commentDoc, brkDoc, concatDoc, groupDoc
+// or nestDoc.
 type doc interface{}
 
 // textDoc is literal text without newlines.
 type textDoc string
+
+// commentDoc is text that ends its line: no group that contains it is
+// printed flat.
+type commentDoc string
 
 // brkDoc is a break: its text when its group is flat, a newline plus the
 // current indentation otherwise.
@@ -37,6 +42,7 @@ func group(d doc) doc       { return groupDoc{d} }
 func nest(n int, d doc) doc { return nestDoc{n, d} }
 func concat(ds ...doc) doc  { return concatDoc(ds) }
 func space() doc            { return brkDoc(" ") }
+func comment(s string) doc  { return commentDoc(s) }
 func nilDoc() doc           { return concatDoc(nil) }
 func joinDocs(sep doc, ds []doc) doc {
 	out := make(concatDoc, 0, 2*len(ds))
@@ -58,6 +64,8 @@ func fits(d doc, width int) bool {
 		switch t := top.(type) {
 		case textDoc:
 			width -= len(t)
+		case commentDoc:
+			return false
 		case brkDoc:
 			width -= len(t)
 		case concatDoc:
@@ -90,6 +98,9 @@ func layout(d doc, width int) string {
 		stack = stack[:len(stack)-1]
 		switch t := it.d.(type) {
 		case textDoc:
+			out.WriteString(string(t))
+			col += len(t)
+		case commentDoc:
 			out.WriteString(string(t))
 			col += len(t)
 		case brkDoc:

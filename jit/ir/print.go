@@ -17,6 +17,19 @@ func (cj *ClosedJaxpr) String() string {
 	return cj.Jaxpr.String()
 }
 
+// PrintOptions change how PrettyPrint prints a jaxpr.
+type PrintOptions struct {
+	// SourceInfo appends "  # file.go:line", the user's call that staged
+	// it, to every equation whose source is known (JAX's
+	// pretty_print(source_info=True)); every equation then starts a line.
+	SourceInfo bool
+}
+
+// PrettyPrint prints the closed jaxpr as String does, with the options.
+func (cj *ClosedJaxpr) PrettyPrint(o PrintOptions) string {
+	return cj.Jaxpr.PrettyPrint(o)
+}
+
 // String prints the jaxpr exactly as JAX 0.10–0.11 prints it: width-80
 // layout, variables named a…z, ba, bb… in print order across nested
 // jaxprs, "_" for unused outputs of top-level equations, typed literals,
@@ -24,7 +37,13 @@ func (cj *ClosedJaxpr) String() string {
 // sub-jaxprs that are referenced more than once or have more than ten
 // equations hoisted to the top as "let <name> = { … } in".
 func (j *Jaxpr) String() string {
+	return j.PrettyPrint(PrintOptions{})
+}
+
+// PrettyPrint prints the jaxpr as String does, with the options.
+func (j *Jaxpr) PrettyPrint(o PrintOptions) string {
 	p := newPrinter(j)
+	p.sourceInfo = o.SourceInfo
 	docs := make([]doc, 0, len(p.sharedOrder)+1)
 	for _, sj := range p.sharedOrder {
 		name := p.shared[sj]
@@ -42,6 +61,7 @@ type printer struct {
 	shared      map[*Jaxpr]string
 	sharedNames map[string]bool
 	sharedOrder []*Jaxpr
+	sourceInfo  bool
 }
 
 // newPrinter prepares printing top: it marks unused outputs of top's
@@ -284,10 +304,14 @@ func (p *printer) eqn(e *Eqn) doc {
 	outs := p.binders(e.Out)
 	params := p.params(e, keys)
 	ins := concat(text(" "), p.atoms(e.In, ""))
-	if len(e.Out) == 0 {
-		return concat(text(e.Prim), params, ins)
+	src := nilDoc()
+	if p.sourceInfo && e.Source != nil {
+		src = comment("  # " + e.Source.Short())
 	}
-	return concat(outs, text(" = "), text(e.Prim), params, ins)
+	if len(e.Out) == 0 {
+		return concat(text(e.Prim), params, ins, src)
+	}
+	return concat(outs, text(" = "), text(e.Prim), params, ins, src)
 }
 
 // params lays out [k=v k=v …], breaking one per line when it does not fit.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +27,8 @@ type Message struct {
 
 // Client is a minimal LSP client speaking raw JSON-RPC over a byte stream
 // (a server's stdin and stdout, or in-memory pipes). It answers every
-// request from the server with a null result and keeps every other message
-// until a wait matches it.
+// request from the server with a null result (or the one set by ReplyTo)
+// and keeps every message until a wait matches it.
 type Client struct {
 	w       io.Writer
 	timeout time.Duration
@@ -40,6 +41,7 @@ type Client struct {
 	done    bool          // the server's output ended
 	readErr error         // why reading stopped early (invalid JSON)
 	nextID  int
+	replies map[string]string // method → raw JSON result for server requests
 }
 
 // NewClient starts reading the server's messages from r; requests are
@@ -84,13 +86,30 @@ func (c *Client) read(r *bufio.Reader) {
 			return
 		}
 		if m.Method != "" && len(m.ID) > 0 { // a request from the server: accept it
-			c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":null}`, m.ID))
+			c.mu.Lock()
+			result, ok := c.replies[m.Method]
+			c.mu.Unlock()
+			if !ok {
+				result = "null"
+			}
+			c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, result))
 		}
 		c.mu.Lock()
 		c.msgs = append(c.msgs, m)
 		c.signalLocked()
 		c.mu.Unlock()
 	}
+}
+
+// ReplyTo makes the client answer the server's requests of method with
+// result (raw JSON) instead of null.
+func (c *Client) ReplyTo(method, result string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.replies == nil {
+		c.replies = map[string]string{}
+	}
+	c.replies[method] = result
 }
 
 // signalLocked wakes every wait; c.mu is held.
@@ -194,6 +213,14 @@ func (c *Client) wait(pred func(Message) bool, remove bool) (Message, error) {
 		}
 		c.mu.Lock()
 	}
+}
+
+// Has reports whether a message received so far matches pred (without
+// waiting for more).
+func (c *Client) Has(pred func(Message) bool) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.ContainsFunc(c.msgs, pred)
 }
 
 // Clear forgets the messages received so far.

@@ -105,8 +105,10 @@ export class CodeServerSession {
     await page.keyboard.press('Control+P');
     await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
     await page.keyboard.type(relative);
-    await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
-    await page.keyboard.press('Enter');
+    // The list first shows recently opened files; wait for the file itself and pick it.
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relative) }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
     await page.locator('.tab', { hasText: path.basename(relative) }).waitFor({ timeout: 30_000 });
     await this.token(waitForToken).waitFor({ timeout: 30_000 });
   }

@@ -24,15 +24,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     documents,
     server,
     vscode.workspace.registerTextDocumentContentProvider(JAXPR_SCHEME, documents),
+    vscode.languages.registerDocumentLinkProvider({ scheme: JAXPR_SCHEME }, documents),
     vscode.workspace.onDidCloseTextDocument((doc) => documents.forget(doc)),
     vscode.commands.registerCommand('jitlint.showJaxpr', () => commands.showJaxprAtCursor()),
     vscode.commands.registerCommand('jitlint.measureCompileCost', () => commands.measureCompileCostAtCursor()),
+    vscode.commands.registerCommand('jitlint.diffJaxpr', () => commands.diffJaxprAtCursor()),
     vscode.commands.registerCommand('jitlint.restartServer', () => server.restart('restart requested')),
     vscode.workspace.onDidGrantWorkspaceTrust(() => server.restart('workspace trust granted: previews are now allowed')),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('jitls.path')) {
         void server.restart('jitls.path changed');
-      } else if (e.affectsConfiguration('jitls.analyzers') || e.affectsConfiguration('jitls.unrolledLoopMax')) {
+      } else if (
+        e.affectsConfiguration('jitls.analyzers') ||
+        e.affectsConfiguration('jitls.unrolledLoopMax') ||
+        e.affectsConfiguration('jitls.runtimeEvents')
+      ) {
         void server.sendSettings();
       }
     }),

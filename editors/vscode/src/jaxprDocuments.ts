@@ -4,13 +4,24 @@
 
 import * as vscode from 'vscode';
 import { JAXPR_SCHEME, JaxprTarget, jaxprUri, parseJaxprQuery } from './jaxprUri';
+import { JaxprLink } from './serverResults';
+
+/** A jaxpr document's text and its links from equation lines to Go lines. */
+export interface JaxprText {
+  text: string;
+  links: JaxprLink[];
+}
 
 /** Fetches the document text for a target from the server; rejects with a readable Error. */
-export type JaxprFetcher = (target: JaxprTarget) => Promise<string>;
+export type JaxprFetcher = (target: JaxprTarget) => Promise<JaxprText>;
 
-/** Provides the text of jaxpr: documents. Register it with registerTextDocumentContentProvider. */
-export class JaxprDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new Map<string, string>();
+/**
+ * Provides the text of jaxpr: documents (register it with
+ * registerTextDocumentContentProvider) and the links from each equation to
+ * the Go line that staged it (registerDocumentLinkProvider).
+ */
+export class JaxprDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
+  private readonly texts = new Map<string, JaxprText>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
 
   /** Fired when a shown document's text is replaced (a new preview of the same function). */
@@ -19,7 +30,7 @@ export class JaxprDocuments implements vscode.TextDocumentContentProvider, vscod
   constructor(private readonly fetch: JaxprFetcher) {}
 
   /** Stores text for target and opens (or refreshes) its read-only document beside the editor. */
-  async show(target: JaxprTarget, text: string): Promise<void> {
+  async show(target: JaxprTarget, text: JaxprText): Promise<void> {
     const uri = vscode.Uri.from(jaxprUri(target));
     const key = uri.toString();
     const known = this.texts.has(key);
@@ -38,7 +49,7 @@ export class JaxprDocuments implements vscode.TextDocumentContentProvider, vscod
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const stored = this.texts.get(uri.toString());
     if (stored !== undefined) {
-      return stored;
+      return stored.text;
     }
     const target = parseJaxprQuery(uri.query);
     if (target === undefined) {
@@ -47,10 +58,29 @@ export class JaxprDocuments implements vscode.TextDocumentContentProvider, vscod
     try {
       const text = await this.fetch(target);
       this.texts.set(uri.toString(), text);
-      return text;
+      return text.text;
     } catch (err) {
       return `# No jaxpr for ${target.function}: ${err instanceof Error ? err.message : String(err)}\n# Run "jitlint: Show Jaxpr of Function at Cursor" again once that is fixed.\n`;
     }
+  }
+
+  /** Links the source comment of each equation of a jaxpr document to its Go line (file URI with an #L<line> fragment). */
+  provideDocumentLinks(doc: vscode.TextDocument): vscode.DocumentLink[] {
+    const stored = this.texts.get(doc.uri.toString());
+    if (stored === undefined) {
+      return [];
+    }
+    return stored.links
+      .filter((l) => l.jaxprLine < doc.lineCount)
+      .map((l) => {
+        // The link covers the "# file.go:line" comment (the whole line if there is none).
+        const line = doc.lineAt(l.jaxprLine);
+        const at = line.text.lastIndexOf('  # ');
+        const range = at < 0 ? line.range : new vscode.Range(l.jaxprLine, at + 2, l.jaxprLine, line.text.length);
+        const link = new vscode.DocumentLink(range, vscode.Uri.parse(l.uri).with({ fragment: `L${l.line + 1}` }));
+        link.tooltip = `Go to the Go line that staged this equation (line ${l.line + 1})`;
+        return link;
+      });
   }
 
   /** Forgets a closed document's text. */

@@ -6,15 +6,19 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient, Middleware, ResponseError } from 'vscode-languageclient/node';
 import { goFunctionAt } from './goFunctionAt';
-import { JaxprDocuments } from './jaxprDocuments';
+import { JaxprDocuments, JaxprText } from './jaxprDocuments';
 import { JaxprTarget } from './jaxprUri';
 import {
+  DIFF_JAXPR,
   formatCompileCost,
   FunctionArgument,
+  jaxprDocumentLinks,
   MEASURE_COMPILE_COST,
   parseCompileCostResult,
+  parseDiffJaxprResult,
   parseFunctionArgument,
   parseShowJaxprResult,
+  renderJaxprDiff,
   renderJaxprDocument,
   SHOW_JAXPR,
 } from './serverResults';
@@ -63,6 +67,41 @@ export class ServerCommands {
     }
   }
 
+  /**
+   * The jitlint.diffJaxpr palette command: asks for two signatures (//jit:args
+   * syntax) and opens the server's diff of the two jaxprs in a diff document.
+   */
+  async diffJaxprAtCursor(): Promise<void> {
+    const arg = this.functionAtCursor();
+    if (arg === undefined) {
+      return;
+    }
+    const ask = (n: number, value: string): Thenable<string | undefined> =>
+      vscode.window.showInputBox({
+        title: `jitlint: jaxpr diff of ${arg.function}`,
+        prompt: `Signature ${n} in //jit:args syntax, e.g. f32[4] or 3, f32[4,4]`,
+        value,
+        ignoreFocusOut: true,
+      });
+    const first = await ask(1, 'f32[4]');
+    if (first === undefined) {
+      return;
+    }
+    const second = await ask(2, first);
+    if (second === undefined) {
+      return;
+    }
+    try {
+      const raw = await this.execute(DIFF_JAXPR, { ...arg, signatures: [first, second] }, `jitls: tracing ${arg.function} twice…`);
+      const result = parseDiffJaxprResult(raw);
+      this.output.appendLine(`[jaxpr diff] ${result.function}: ${result.summary}`);
+      const doc = await vscode.workspace.openTextDocument({ language: 'diff', content: renderJaxprDiff(result) });
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    } catch (err) {
+      await this.report(err, `diff the jaxprs of ${arg.function}`);
+    }
+  }
+
   /** Asks the server for arg's jaxpr and opens it in a read-only jaxpr: document. */
   async showJaxpr(arg: FunctionArgument): Promise<void> {
     try {
@@ -86,18 +125,19 @@ export class ServerCommands {
   }
 
   /** The text of target's jaxpr document, fetched from the server (for restored tabs: no progress UI). */
-  fetchForDocument(target: JaxprTarget): Promise<string> {
+  fetchForDocument(target: JaxprTarget): Promise<JaxprText> {
     return this.fetchJaxpr({ uri: target.source, function: target.function }, false);
   }
 
-  private async fetchJaxpr(arg: FunctionArgument, withProgress: boolean): Promise<string> {
+  private async fetchJaxpr(arg: FunctionArgument, withProgress: boolean): Promise<JaxprText> {
     const raw = withProgress
       ? await this.execute(SHOW_JAXPR, arg, `jitls: building the jaxpr of ${arg.function}…`)
       : await this.request(SHOW_JAXPR, arg, undefined);
-    return renderJaxprDocument(parseShowJaxprResult(raw));
+    const result = parseShowJaxprResult(raw);
+    return { text: renderJaxprDocument(result), links: jaxprDocumentLinks(result) };
   }
 
-  private execute(command: string, arg: FunctionArgument, title: string): Promise<unknown> {
+  private execute(command: string, arg: FunctionArgument & { signatures?: string[] }, title: string): Promise<unknown> {
     return Promise.resolve(
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
         this.request(command, arg, token),
@@ -105,7 +145,11 @@ export class ServerCommands {
     );
   }
 
-  private async request(command: string, arg: FunctionArgument, token: vscode.CancellationToken | undefined): Promise<unknown> {
+  private async request(
+    command: string,
+    arg: FunctionArgument & { signatures?: string[] },
+    token: vscode.CancellationToken | undefined,
+  ): Promise<unknown> {
     const client = this.client();
     if (client === undefined || !client.isRunning()) {
       throw new Error('the jitls language server is not running (see the "jitls" output for why; "jitlint: Restart Language Server" starts it again)');

@@ -137,6 +137,7 @@ export class ServerController implements vscode.Disposable {
     const { settings, problems } = readServerSettings({
       analyzers: cfg.get('analyzers'),
       unrolledLoopMax: cfg.get('unrolledLoopMax'),
+      runtimeEvents: resolveInWorkspace(cfg.get('runtimeEvents')),
     });
     for (const problem of problems) {
       if (!this.reportedProblems.has(problem.message)) {
@@ -168,4 +169,13 @@ export class ServerController implements vscode.Disposable {
       this.output.appendLine(err ? `[version] ${binary} -version failed: ${err.message}` : `[version] ${text}`);
     });
   }
+}
+
+/** Resolves a relative path setting against the first workspace folder (other values pass through). */
+function resolveInWorkspace(value: unknown): unknown {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (typeof value !== 'string' || value === '' || folder === undefined || value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value)) {
+    return value;
+  }
+  return vscode.Uri.joinPath(folder.uri, value).fsPath;
 }

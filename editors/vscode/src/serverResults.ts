@@ -5,6 +5,8 @@
 export const SHOW_JAXPR = 'jitls.showJaxpr';
 /** The server command that traces, lowers, compiles and times a function. */
 export const MEASURE_COMPILE_COST = 'jitls.measureCompileCost';
+/** The server command that traces a function under two signatures and diffs the jaxprs. */
+export const DIFF_JAXPR = 'jitls.diffJaxpr';
 
 /** The argument object of both server commands (and of the server's code lenses). */
 export interface FunctionArgument {
@@ -14,12 +16,31 @@ export interface FunctionArgument {
   function: string;
 }
 
-/** What jitls.showJaxpr returns. */
+/** What jitls.showJaxpr returns. jaxprSources and links are absent from servers older than the source map. */
 export interface ShowJaxprResult {
   function: string;
   signature: string;
   jaxpr: string;
   eqns: number;
+  /** The jaxpr with "# file.go:line" after each equation ("" when the server did not send it). */
+  jaxprSources: string;
+  /** For lines of jaxprSources that end an equation: the Go line that staged it. */
+  links: JaxprLink[];
+}
+
+/** A line of a jaxpr (0-based, in jaxprSources) and the Go location (URI, 0-based line) that staged it. */
+export interface JaxprLink {
+  jaxprLine: number;
+  uri: string;
+  line: number;
+}
+
+/** What jitls.diffJaxpr returns. */
+export interface DiffJaxprResult {
+  function: string;
+  signatures: [string, string];
+  diff: string;
+  summary: string;
 }
 
 /** What jitls.measureCompileCost returns; times are in milliseconds. */
@@ -56,7 +77,44 @@ export function parseShowJaxprResult(value: unknown): ShowJaxprResult {
     signature: expectField(obj, 'signature', 'string', SHOW_JAXPR),
     jaxpr: expectField(obj, 'jaxpr', 'string', SHOW_JAXPR),
     eqns: expectField(obj, 'eqns', 'number', SHOW_JAXPR),
+    jaxprSources: typeof obj.jaxprSources === 'string' ? obj.jaxprSources : '',
+    links: Array.isArray(obj.links) ? obj.links.flatMap(parseLink) : [],
   };
+}
+
+/** Reads one {jaxprLine, location: {uri, range}} link; a malformed one is dropped. */
+function parseLink(value: unknown): JaxprLink[] {
+  if (typeof value !== 'object' || value === null) {
+    return [];
+  }
+  const { jaxprLine, location } = value as { jaxprLine?: unknown; location?: { uri?: unknown; range?: { start?: { line?: unknown } } } };
+  const uri = location?.uri;
+  const line = location?.range?.start?.line;
+  if (typeof jaxprLine !== 'number' || typeof uri !== 'string' || typeof line !== 'number') {
+    return [];
+  }
+  return [{ jaxprLine, uri, line }];
+}
+
+/** Checks a jitls.diffJaxpr result; throws an Error naming the first bad field. */
+export function parseDiffJaxprResult(value: unknown): DiffJaxprResult {
+  const obj = expectObject(value, DIFF_JAXPR);
+  const sigs = obj.signatures;
+  if (!Array.isArray(sigs) || sigs.length !== 2 || typeof sigs[0] !== 'string' || typeof sigs[1] !== 'string') {
+    throw new Error(`${DIFF_JAXPR} returned no two "signatures" (got ${JSON.stringify(sigs)}); is jitls older or newer than this extension?`);
+  }
+  return {
+    function: expectField(obj, 'function', 'string', DIFF_JAXPR),
+    signatures: [sigs[0], sigs[1]],
+    diff: expectField(obj, 'diff', 'string', DIFF_JAXPR),
+    summary: expectField(obj, 'summary', 'string', DIFF_JAXPR),
+  };
+}
+
+/** The text of a diff document: the one-line summary as a comment, then the unified diff. */
+export function renderJaxprDiff(result: DiffJaxprResult): string {
+  const head = `# ${result.function}: ${result.signatures[0]} → ${result.signatures[1]}\n# ${result.summary}\n`;
+  return result.diff === '' ? `${head}# the two jaxprs are identical\n` : `${head}${result.diff}`;
 }
 
 /** Checks a jitls.measureCompileCost result; throws an Error naming the first bad field. */
@@ -77,11 +135,23 @@ export function parseCompileCostResult(value: unknown): CompileCostResult {
   };
 }
 
-/** The text of a jaxpr document: a "#" header line naming the function, then the jaxpr. */
+/**
+ * The text of a jaxpr document: a "#" header line naming the function, then
+ * the jaxpr (with "# file.go:line" per equation when the server sent it).
+ */
 export function renderJaxprDocument(result: ShowJaxprResult): string {
   const eqns = `${result.eqns} equation${result.eqns === 1 ? '' : 's'}`;
-  const body = result.jaxpr.endsWith('\n') ? result.jaxpr : `${result.jaxpr}\n`;
+  const jaxpr = result.jaxprSources !== '' ? result.jaxprSources : result.jaxpr;
+  const body = jaxpr.endsWith('\n') ? jaxpr : `${jaxpr}\n`;
   return `# ${result.function}(${result.signature}) · ${eqns}\n${body}`;
+}
+
+/** The links of the document renderJaxprDocument makes: its 0-based line (after the header) → Go location. */
+export function jaxprDocumentLinks(result: ShowJaxprResult): JaxprLink[] {
+  if (result.jaxprSources === '') {
+    return [];
+  }
+  return result.links.map((l) => ({ ...l, jaxprLine: l.jaxprLine + 1 }));
 }
 
 /**

@@ -17,6 +17,8 @@ export interface ServerSettings {
   analyzers: Record<AnalyzerName, boolean>;
   /** Loops with a constant trip count above this are reported by unrolledloop. */
   unrolledLoopMax: number;
+  /** The events file a program run with JITLINT_EVENTS wrote ("" = none): its recompiles become diagnostics. */
+  runtimeEvents: string;
 }
 
 /** The initializationOptions object sent to jitls. */
@@ -45,7 +47,7 @@ export interface ReadSettings {
  * type fall back to their defaults and are reported in problems; unknown
  * analyzer names are reported and dropped.
  */
-export function readServerSettings(raw: { analyzers?: unknown; unrolledLoopMax?: unknown }): ReadSettings {
+export function readServerSettings(raw: { analyzers?: unknown; unrolledLoopMax?: unknown; runtimeEvents?: unknown }): ReadSettings {
   const problems: SettingsProblem[] = [];
   const analyzers = Object.fromEntries(ANALYZERS.map((name) => [name, true])) as Record<AnalyzerName, boolean>;
   if (raw.analyzers !== undefined && raw.analyzers !== null) {
@@ -84,7 +86,18 @@ export function readServerSettings(raw: { analyzers?: unknown; unrolledLoopMax?:
       });
     }
   }
-  return { settings: { analyzers, unrolledLoopMax }, problems };
+  let runtimeEvents = '';
+  if (raw.runtimeEvents !== undefined && raw.runtimeEvents !== null) {
+    if (typeof raw.runtimeEvents === 'string') {
+      runtimeEvents = raw.runtimeEvents.trim();
+    } else {
+      problems.push({
+        setting: 'jitls.runtimeEvents',
+        message: `jitls.runtimeEvents must be the path of a file, not ${JSON.stringify(raw.runtimeEvents)}; no runtime events are shown.`,
+      });
+    }
+  }
+  return { settings: { analyzers, unrolledLoopMax, runtimeEvents }, problems };
 }
 
 /** Builds the initializationOptions for a server start in a workspace that is (or is not) trusted. */
@@ -93,6 +106,7 @@ export function initializationOptions(settings: ServerSettings, workspaceTrusted
     allowCodeExecution: workspaceTrusted,
     analyzers: { ...settings.analyzers },
     unrolledLoopMax: settings.unrolledLoopMax,
+    runtimeEvents: settings.runtimeEvents,
   };
 }
 
@@ -102,7 +116,9 @@ export function initializationOptions(settings: ServerSettings, workspaceTrusted
  * start, and the extension restarts the server when trust is granted.
  */
 export function didChangeConfigurationSettings(settings: ServerSettings): { jitls: ServerSettings } {
-  return { jitls: { analyzers: { ...settings.analyzers }, unrolledLoopMax: settings.unrolledLoopMax } };
+  return {
+    jitls: { analyzers: { ...settings.analyzers }, unrolledLoopMax: settings.unrolledLoopMax, runtimeEvents: settings.runtimeEvents },
+  };
 }
 
 function isAnalyzerName(name: string): name is AnalyzerName {

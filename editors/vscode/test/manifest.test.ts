@@ -22,6 +22,8 @@ interface Manifest {
     menus: { commandPalette: Array<{ command: string; when: string }> };
     languages: Array<{ id: string; extensions: string[]; configuration: string }>;
     grammars: Array<{ language: string; scopeName: string; path: string }>;
+    semanticTokenModifiers: Array<{ id: string }>;
+    semanticTokenScopes: Array<{ language: string; scopes: Record<string, string[]> }>;
   };
 }
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
@@ -45,6 +47,23 @@ test('every contributed command is registered by activate(), and the palette sho
   const palette = Object.fromEntries(manifest.contributes.menus.commandPalette.map((m) => [m.command, m.when]));
   assert.equal(palette['jitlint.showJaxpr'], 'editorLangId == go');
   assert.equal(palette['jitlint.measureCompileCost'], 'editorLangId == go');
+  assert.equal(palette['jitlint.diffJaxpr'], 'editorLangId == go');
+});
+
+test('the traced and static modifiers of jitls are declared and mapped to scopes the default themes colour', () => {
+  assert.deepEqual(
+    manifest.contributes.semanticTokenModifiers.map((m) => m.id),
+    ['traced', 'static'],
+  );
+  const [go] = manifest.contributes.semanticTokenScopes;
+  assert.equal(go.language, 'go');
+  // jitls's legend: token types variable, parameter, property (lsp/semantictokens.go).
+  for (const type of ['variable', 'parameter', 'property']) {
+    assert.deepEqual(go.scopes[`${type}.traced`], ['string.regexp'], type);
+    assert.deepEqual(go.scopes[`${type}.static`], ['constant.language'], type);
+  }
+  const props = manifest.contributes.configuration.properties;
+  assert.deepEqual([props['jitls.runtimeEvents'].type, props['jitls.runtimeEvents'].default], ['string', '']);
 });
 
 test('activation on Go files; limited support in untrusted workspaces, with jitls.path restricted', () => {

@@ -5,7 +5,10 @@ import {
   formatMs,
   parseCompileCostResult,
   parseFunctionArgument,
+  jaxprDocumentLinks,
+  parseDiffJaxprResult,
   parseShowJaxprResult,
+  renderJaxprDiff,
   renderJaxprDocument,
 } from '../src/serverResults';
 
@@ -60,4 +63,43 @@ test('command arguments are {uri, function} objects', () => {
   assert.equal(parseFunctionArgument([]), undefined);
   assert.equal(parseFunctionArgument(['F']), undefined);
   assert.equal(parseFunctionArgument([{ uri: 'file:///a.go' }]), undefined);
+});
+
+test('showJaxpr with sources: the document shows them and links each equation line (after the header) to its Go line', () => {
+  const jaxprSources = '{ lambda ; a:f32[4]. let\n    b:f32[4] = sin a  # m.go:11\n  in (b,) }';
+  const result = parseShowJaxprResult({
+    function: 'Model',
+    signature: 'f32[4]',
+    jaxpr: '{ lambda ; a:f32[4]. let b:f32[4] = sin a in (b,) }',
+    eqns: 1,
+    jaxprSources,
+    links: [
+      { jaxprLine: 1, location: { uri: 'file:///w/m.go', range: { start: { line: 10, character: 0 }, end: { line: 10, character: 0 } } } },
+      { jaxprLine: 'x', location: {} },
+    ],
+  });
+  const text = renderJaxprDocument(result);
+  assert.equal(text, `# Model(f32[4]) · 1 equation\n${jaxprSources}\n`);
+  const links = jaxprDocumentLinks(result);
+  assert.deepEqual(links, [{ jaxprLine: 2, uri: 'file:///w/m.go', line: 10 }]);
+  assert.match(text.split('\n')[links[0].jaxprLine], /# m\.go:11$/);
+  // An older server without sources: the plain jaxpr and no links.
+  const old = parseShowJaxprResult({ function: 'Model', signature: 'f32[4]', jaxpr: 'j', eqns: 1 });
+  assert.deepEqual([renderJaxprDocument(old), jaxprDocumentLinks(old)], ['# Model(f32[4]) · 1 equation\nj\n', []]);
+});
+
+test('diffJaxpr results are checked and rendered with the summary first', () => {
+  const result = parseDiffJaxprResult({
+    function: 'Power',
+    signatures: ['2, f32[4]', '3, f32[4]'],
+    jaxprs: ['a', 'b'],
+    diff: '--- Power(2, f32[4])\n+++ Power(3, f32[4])\n@@ -1 +1 @@\n-a\n+b\n',
+    summary: 'equations 2 → 3; primitives mul 2→3',
+  });
+  assert.equal(
+    renderJaxprDiff(result),
+    '# Power: 2, f32[4] → 3, f32[4]\n# equations 2 → 3; primitives mul 2→3\n--- Power(2, f32[4])\n+++ Power(3, f32[4])\n@@ -1 +1 @@\n-a\n+b\n',
+  );
+  assert.match(renderJaxprDiff({ ...result, diff: '' }), /# the two jaxprs are identical\n$/);
+  assert.throws(() => parseDiffJaxprResult({ function: 'F', signatures: ['a'], diff: '', summary: '' }), /no two "signatures"/);
 });

@@ -20,17 +20,18 @@ const allOn = {
 
 test('defaults: every analyzer on, loop limit 32, no problems', () => {
   const { settings, problems } = readServerSettings({});
-  assert.deepEqual(settings, { analyzers: allOn, unrolledLoopMax: DEFAULT_UNROLLED_LOOP_MAX });
+  assert.deepEqual(settings, { analyzers: allOn, unrolledLoopMax: DEFAULT_UNROLLED_LOOP_MAX, runtimeEvents: '' });
   assert.deepEqual(problems, []);
   assert.deepEqual([...ANALYZERS].sort(), Object.keys(allOn).sort());
 });
 
 test('user values are carried into initializationOptions with the trust state', () => {
-  const { settings } = readServerSettings({ analyzers: { shapechurn: false }, unrolledLoopMax: 8 });
+  const { settings } = readServerSettings({ analyzers: { shapechurn: false }, unrolledLoopMax: 8, runtimeEvents: ' /tmp/ev.jsonl ' });
   assert.deepEqual(initializationOptions(settings, true), {
     allowCodeExecution: true,
     analyzers: { ...allOn, shapechurn: false },
     unrolledLoopMax: 8,
+    runtimeEvents: '/tmp/ev.jsonl',
   });
   assert.equal(initializationOptions(settings, false).allowCodeExecution, false);
 });
@@ -38,7 +39,7 @@ test('user values are carried into initializationOptions with the trust state', 
 test('didChangeConfiguration payload is {jitls: {analyzers, unrolledLoopMax}} without trust', () => {
   const { settings } = readServerSettings({ analyzers: { traceeffect: false }, unrolledLoopMax: 64 });
   const payload = didChangeConfigurationSettings(settings);
-  assert.deepEqual(payload, { jitls: { analyzers: { ...allOn, traceeffect: false }, unrolledLoopMax: 64 } });
+  assert.deepEqual(payload, { jitls: { analyzers: { ...allOn, traceeffect: false }, unrolledLoopMax: 64, runtimeEvents: '' } });
   assert.equal('allowCodeExecution' in payload.jitls, false);
 });
 
@@ -54,7 +55,7 @@ test('bad values fall back to defaults and are reported by setting name', () => 
     analyzers: { tracedbool: 'no', nosuch: false, unrolledloop: false },
     unrolledLoopMax: 2.5,
   });
-  assert.deepEqual(settings, { analyzers: { ...allOn, unrolledloop: false }, unrolledLoopMax: 32 });
+  assert.deepEqual(settings, { analyzers: { ...allOn, unrolledloop: false }, unrolledLoopMax: 32, runtimeEvents: '' });
   assert.deepEqual(
     problems.map((p) => p.setting),
     ['jitls.analyzers.tracedbool', 'jitls.analyzers.nosuch', 'jitls.unrolledLoopMax'],
@@ -75,4 +76,13 @@ test('a non-object analyzers value is reported and ignored', () => {
   const { settings, problems } = readServerSettings({ analyzers: ['tracedbool'] });
   assert.deepEqual(settings.analyzers, allOn);
   assert.equal(problems[0].setting, 'jitls.analyzers');
+});
+
+test('runtimeEvents must be a string; anything else is reported and turned off', () => {
+  const { settings, problems } = readServerSettings({ runtimeEvents: 42 });
+  assert.equal(settings.runtimeEvents, '');
+  assert.deepEqual(
+    problems.map((p) => p.setting),
+    ['jitls.runtimeEvents'],
+  );
 });

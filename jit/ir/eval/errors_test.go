@@ -39,7 +39,7 @@ func TestMalformedJaxprs(t *testing.T) {
 	x := b.Input(f32s)
 	ghost := ir.NewVar(f32s)
 	src := b.Op(ir.Add, nil, f32s, x, ghost)
-	b.Eqns()[0].Source = "model.go:12"
+	b.Eqns()[0].Source = &ir.Pos{File: "model.go", Line: 12}
 	_, err = Jaxpr(b.Jaxpr(src), nil, []*ir.Buffer{scalar(ir.Float32, 1)})
 	wantErr(t, err, "eval add", "operand 1", "before it is defined", "equation 0", "model.go:12")
 

@@ -184,7 +184,7 @@ func Jaxpr(j *ir.Jaxpr, consts, args []*ir.Buffer) ([]*ir.Buffer, error) {
 
 // where describes equation i for error messages.
 func where(i int, e *ir.Eqn) string {
-	if e.Source != "" {
+	if e.Source != nil {
 		return fmt.Sprintf(" (equation %d, staged at %s)", i, e.Source)
 	}
 	return fmt.Sprintf(" (equation %d)", i)

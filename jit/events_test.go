@@ -1,0 +1,147 @@
+package jit_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit"
+)
+
+// readEvents parses the events file, failing on any line that is not one
+// JSON object.
+func readEvents(t *testing.T, path string) []jit.Event {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var evs []jit.Event
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e jit.Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("line %d is not one JSON event: %v\n%s", len(evs)+1, err, sc.Text())
+		}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+func scaleBy(n int, x jit.Array) jit.Array { return x.Mul(float64(n)) }
+
+var scaleByLine = lineHere() - 2
+
+func TestEventsContent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := jit.SetEventsFile(path); err != nil {
+		t.Fatal(err)
+	}
+	defer jit.SetEventsFile("")
+	f := jit.Jit(scaleBy, jit.StaticArgnums(0))
+	x := jit.Ones(jit.Float32, 4)
+	var lines []int
+	for _, n := range []int{2, 3, 3} {
+		f.Call(n, x)
+		lines = append(lines, lineHere()-1)
+	}
+	evs := readEvents(t, path)
+	if len(evs) != 2 {
+		t.Fatalf("%d events, want 2 (two compiles, one hit): %+v", len(evs), evs)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	for i, e := range evs {
+		if e.Function != "scaleBy" || e.DefinedAt != fmt.Sprintf("%s:%d", file, scaleByLine) ||
+			e.CallSite != fmt.Sprintf("%s:%d", file, lines[i]) || e.PID != os.Getpid() {
+			t.Errorf("event %d: %+v", i, e)
+		}
+		if e.TraceMS <= 0 || e.LowerMS < 0 || e.CompileMS < 0 {
+			t.Errorf("event %d durations: trace %v lower %v compile %v ms", i, e.TraceMS, e.LowerMS, e.CompileMS)
+		}
+	}
+	if evs[0].Event != "compile" || evs[0].Cause != "" || evs[0].Signature != "(n=2, x: f32[4]) on cpu" {
+		t.Errorf("first event: %+v", evs[0])
+	}
+	second := evs[1]
+	if second.Event != "cache_miss" || len(second.Changes) != 1 ||
+		fmt.Sprintf("%+v", second.Changes[0]) != "{Kind:static Path:n Before:2 Now:3}" ||
+		!strings.Contains(second.Cause, "different static arguments") || !strings.Contains(second.Cause, "at n, now 3 and before 2") {
+		t.Errorf("second event: %+v", second)
+	}
+}
+
+func TestEventsConcurrentLinesStayWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := jit.SetEventsFile(path); err != nil {
+		t.Fatal(err)
+	}
+	defer jit.SetEventsFile("")
+	const workers, sizes = 8, 6
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			f := jit.Jit(func(x jit.Array) jit.Array { return x.Add(float64(w)) })
+			for n := 1; n <= sizes; n++ {
+				f.Call(jit.Ones(jit.Float32, n)) //jitlint:ignore shapechurn the test compiles one signature per size on purpose
+			}
+		})
+	}
+	wg.Wait()
+	evs := readEvents(t, path)
+	if len(evs) != workers*sizes {
+		t.Fatalf("%d events, want %d", len(evs), workers*sizes)
+	}
+	misses := 0
+	for _, e := range evs {
+		if e.Event == "cache_miss" {
+			misses++
+		}
+	}
+	if misses != workers*(sizes-1) {
+		t.Errorf("%d cache misses, want %d", misses, workers*(sizes-1))
+	}
+}
+
+func TestEventsUnwritable(t *testing.T) {
+	if err := jit.SetEventsFile(filepath.Join(t.TempDir(), "no", "such", "dir", "events.jsonl")); err == nil {
+		t.Error("SetEventsFile on a missing directory: no error")
+	}
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to make writes fail")
+	}
+	// Every write to /dev/full fails (ENOSPC); the program must not notice.
+	if err := jit.SetEventsFile("/dev/full"); err != nil {
+		t.Fatal(err)
+	}
+	defer jit.SetEventsFile("")
+	f := jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) })
+	for n := 1; n <= 3; n++ {
+		if got := f.Call(jit.Ones(jit.Float32, n)).Sum().Item(); got != float64(2*n) { //jitlint:ignore shapechurn each size compiles, so each writes an event
+			t.Errorf("sum = %v, want %d", got, 2*n)
+		}
+	}
+}
+
+// TestEventsEnvUnwritable runs a program with JITLINT_EVENTS naming a
+// directory: it warns once and runs to the end.
+func TestEventsEnvUnwritable(t *testing.T) {
+	if os.Getenv("JIT_EVENTS_CHILD") == "1" {
+		f := jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) })
+		fmt.Println("result", f.Call(jit.Ones(jit.Float32, 2)).Sum().Item())
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestEventsEnvUnwritable$", "-test.v")
+	cmd.Env = append(os.Environ(), "JIT_EVENTS_CHILD=1", "JITLINT_EVENTS="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result 4") || !strings.Contains(string(out), "jit: JITLINT_EVENTS:") {
+		t.Errorf("child: %v\n%s", err, out)
+	}
+}

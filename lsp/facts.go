@@ -1,0 +1,178 @@
+package lsp
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/factpass"
+)
+
+// Cross-package findings need the analysis facts of the dependencies
+// (jitlint computes them for every package it loads). jitls computes the
+// facts of the dependencies that import jit (only those can have any)
+// from their source on disk, with the analyzers that export facts, in
+// dependency order, and keeps them by content: the key of a package is a
+// hash of the analyzers, its files and its dependencies' keys, so that a
+// dependency is analysed again only when it, or something it depends on,
+// changed on disk (the universe is reloaded when a file is saved).
+
+// factCache holds the dependencies' facts of a server, by content key.
+type factCache struct {
+	mu    sync.Mutex
+	byKey map[string][]factpass.Record // key → the package's own facts
+}
+
+func newFactCache() *factCache { return &factCache{byKey: map[string][]factpass.Record{}} }
+
+// depFacts returns the facts of u's dependencies for analyzers, computing
+// those not cached; the answer is kept in u for the same analyzers. Only
+// one analysis of u's directory runs at a time, so u needs no lock.
+func (c *factCache) depFacts(u *universe, analyzers []*analysis.Analyzer) (factpass.Facts, error) {
+	if u.facts != nil && slices.Equal(u.factsFor, analyzers) {
+		return u.facts, nil
+	}
+	withFacts := slices.DeleteFunc(slices.Clone(analyzers), func(a *analysis.Analyzer) bool { return len(a.FactTypes) == 0 })
+	all := factpass.Facts{}
+	if len(withFacts) == 0 {
+		u.facts, u.factsFor = all, analyzers
+		return all, nil
+	}
+	suite := make([]string, len(withFacts))
+	for i, a := range withFacts {
+		suite[i] = a.Name
+	}
+	slices.Sort(suite)
+	w := &factWalk{c: c, u: u, analyzers: withFacts, suite: strings.Join(suite, ","), keys: map[*packages.Package]string{}, own: map[*packages.Package][]factpass.Record{}}
+	for _, path := range slices.Sorted(maps.Keys(u.imports)) {
+		if _, err := w.visit(u.imports[path]); err != nil {
+			return nil, err
+		}
+	}
+	for _, recs := range w.own {
+		all.Add(recs)
+	}
+	u.facts, u.factsFor = all, analyzers
+	return all, nil
+}
+
+// factWalk computes the facts of one universe's dependencies.
+type factWalk struct {
+	c         *factCache
+	u         *universe
+	analyzers []*analysis.Analyzer
+	suite     string
+	keys      map[*packages.Package]string            // "" for packages without facts below them
+	own       map[*packages.Package][]factpass.Record // facts of each package that has some
+}
+
+// visit returns the key of q's facts ("" when neither q nor its
+// dependencies can have any), computing them after its dependencies'.
+func (w *factWalk) visit(q *packages.Package) (string, error) {
+	if key, ok := w.keys[q]; ok {
+		return key, nil
+	}
+	w.keys[q] = "" // cycles (impossible in Go) end here
+	h := sha256.New()
+	fmt.Fprintf(h, "suite %s\npkg %s\n", w.suite, q.ID)
+	factsBelow := false
+	deps := factpass.Facts{}
+	for _, path := range slices.Sorted(maps.Keys(q.Imports)) {
+		dep := q.Imports[path]
+		key, err := w.visit(dep)
+		if err != nil {
+			return "", err
+		}
+		if key != "" {
+			factsBelow = true
+			fmt.Fprintf(h, "dep %s %s\n", path, key)
+		}
+	}
+	imports := slices.ContainsFunc(slices.Collect(maps.Keys(q.Imports)), traced.IsJitPath)
+	if !imports && !factsBelow {
+		return "", nil
+	}
+	var srcs [][]byte
+	if imports {
+		for _, f := range q.CompiledGoFiles {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return "", fmt.Errorf("reading %s for its facts: %v", f, err)
+			}
+			fmt.Fprintf(h, "file %s %d\n", f, len(b))
+			h.Write(b)
+			srcs = append(srcs, b)
+		}
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	w.keys[q] = key
+	if !imports {
+		return key, nil // facts pass through q from below
+	}
+	w.c.mu.Lock()
+	recs, ok := w.c.byKey[key]
+	w.c.mu.Unlock()
+	if !ok {
+		// The facts visible to q: those of every package below it.
+		var below func(p *packages.Package, seen map[*packages.Package]bool)
+		below = func(p *packages.Package, seen map[*packages.Package]bool) {
+			for _, d := range p.Imports {
+				if !seen[d] {
+					seen[d] = true
+					deps.Add(w.own[d])
+					below(d, seen)
+				}
+			}
+		}
+		below(q, map[*packages.Package]bool{})
+		var err error
+		if recs, err = w.analyze(q, srcs, deps); err != nil {
+			return "", err
+		}
+		w.c.mu.Lock()
+		w.c.byKey[key] = recs
+		w.c.mu.Unlock()
+	}
+	w.own[q] = recs
+	return key, nil
+}
+
+// analyze parses and type-checks q from source against its dependencies'
+// export data and returns the facts the analyzers export for it.
+func (w *factWalk) analyze(q *packages.Package, srcs [][]byte, deps factpass.Facts) ([]factpass.Record, error) {
+	fset := token.NewFileSet()
+	var syntax []*ast.File
+	illFormed := false
+	for i, f := range q.CompiledGoFiles {
+		file, err := parser.ParseFile(fset, f, srcs[i], parser.ParseComments|parser.SkipObjectResolution)
+		if file == nil {
+			return nil, fmt.Errorf("parsing %s for its facts: %v", f, err)
+		}
+		illFormed = illFormed || err != nil
+		syntax = append(syntax, file)
+	}
+	pkg := checkPackage(q.Module, w.u.sizes, fset, q.PkgPath, q.Name, syntax, func(path string) (*types.Package, error) {
+		if d := q.Imports[path]; d != nil && d.Types != nil {
+			return d.Types, nil
+		}
+		return nil, fmt.Errorf("no type information for %q", path)
+	}, illFormed)
+	run, err := runAnalyzers(w.analyzers, pkg, deps)
+	if err != nil {
+		return nil, fmt.Errorf("computing the facts of %s: %v", q.PkgPath, err)
+	}
+	return run.exported, nil
+}
