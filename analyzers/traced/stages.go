@@ -99,18 +99,24 @@ func (r *Result) funcOps(node ast.Node) int {
 // exportStages exports a StagesFact for each exported function or method
 // of the package that stages operations (other packages can call no others).
 func exportStages(pass *analysis.Pass, r *Result) {
+	r.exportedFuncs(pass, func(fd *ast.FuncDecl, obj *types.Func) {
+		if n := r.funcOps(fd); n > 0 {
+			pass.ExportObjectFact(obj, &StagesFact{Ops: n})
+		}
+	})
+}
+
+// exportedFuncs calls fn for each exported function or method with a body
+// declared in the package: the only ones other packages can call.
+func (r *Result) exportedFuncs(pass *analysis.Pass, fn func(fd *ast.FuncDecl, obj *types.Func)) {
 	for _, f := range r.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil || !fd.Name.IsExported() {
 				continue
 			}
-			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			if n := r.funcOps(fd); n > 0 {
-				pass.ExportObjectFact(obj, &StagesFact{Ops: n})
+			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				fn(fd, obj)
 			}
 		}
 	}

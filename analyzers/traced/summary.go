@@ -105,40 +105,30 @@ func calleeName(fn *types.Func) string {
 // Parameters already traced in the function's own package are left out:
 // their problems are reported there.
 func exportSummaries(pass *analysis.Pass, r *Result, check CheckFunc, newFact func() SummaryFact) {
-	for _, file := range r.Files {
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !fd.Name.IsExported() {
+	r.exportedFuncs(pass, func(fd *ast.FuncDecl, obj *types.Func) {
+		fact := newFact()
+		s := fact.summary()
+		seen := map[string]bool{}
+		params := ParamVars(r.Info, fd.Type)
+		for _, i := range arrayParams(obj, nil) {
+			if i < len(params) && r.tainted[params[i]] {
 				continue
 			}
-			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			fact := newFact()
-			s := fact.summary()
-			seen := map[string]bool{}
-			params := ParamVars(r.Info, fd.Type)
-			for _, i := range arrayParams(obj, nil) {
-				if i < len(params) && r.tainted[params[i]] {
-					continue
+			sub := r.BuildFrom(pass.Pkg, fd, i)
+			collect := func(d analysis.Diagnostic) {
+				f := Finding{Param: i, Pos: r.Where(d.Pos), Message: d.Message}
+				if key := fmt.Sprint(f); !seen[key] {
+					seen[key] = true
+					s.Findings = append(s.Findings, f)
 				}
-				sub := r.BuildFrom(pass.Pkg, fd, i)
-				collect := func(d analysis.Diagnostic) {
-					f := Finding{Param: i, Pos: r.Where(d.Pos), Message: d.Message}
-					if key := fmt.Sprint(f); !seen[key] {
-						seen[key] = true
-						s.Findings = append(s.Findings, f)
-					}
-				}
-				for _, fn := range sub.Funcs {
-					check(sub, fn, collect)
-				}
-				checkExternal(pass, sub, newFact, collect)
 			}
-			if len(s.Findings) > 0 {
-				pass.ExportObjectFact(obj, fact)
+			for _, fn := range sub.Funcs {
+				check(sub, fn, collect)
 			}
+			checkExternal(pass, sub, newFact, collect)
 		}
-	}
+		if len(s.Findings) > 0 {
+			pass.ExportObjectFact(obj, fact)
+		}
+	})
 }
