@@ -42,7 +42,11 @@ func (r *Result) distinct(l *Loop, e ast.Expr, seen map[types.Object]bool) (int6
 			}
 		}
 	case *ast.IndexExpr:
-		return r.tableSize(e.X)
+		n, ok := r.tableSize(e.X)
+		if k, kok := r.distinct(l, e.Index, seen); ok && kok {
+			n = min(n, k) // table[i%k]: at most k of its elements
+		}
+		return n, ok
 	case *ast.CallExpr:
 		return r.constReturns(e)
 	case *ast.Ident:
@@ -80,7 +84,8 @@ func identOf(e ast.Expr) *ast.Ident {
 }
 
 // tableSize returns the number of elements of a fixed table: a literal,
-// an array type, or a variable declared with a literal and not assigned.
+// an array type, or a variable given only a literal and never written
+// element by element.
 func (r *Result) tableSize(x ast.Expr) (int64, bool) {
 	if lit, ok := ast.Unparen(x).(*ast.CompositeLit); ok {
 		return int64(len(lit.Elts)), true
@@ -88,6 +93,16 @@ func (r *Result) tableSize(x ast.Expr) (int64, bool) {
 	if t := r.Info.TypeOf(x); t != nil {
 		if a, ok := t.Underlying().(*types.Array); ok {
 			return a.Len(), true
+		}
+	}
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		if v, ok := r.Info.Uses[id].(*types.Var); ok {
+			values, elemWrites := r.DeclValues(v)
+			if len(values) == 1 && !elemWrites {
+				if lit, ok := ast.Unparen(values[0]).(*ast.CompositeLit); ok {
+					return int64(len(lit.Elts)), true
+				}
+			}
 		}
 	}
 	return 0, false

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // Assigned returns the values that n gives to the variable v: its
@@ -48,4 +50,44 @@ func EnclosingFunc(stack []ast.Node) ast.Node {
 		}
 	}
 	return nil
+}
+
+// DeclValues returns the values given to the variable v in the function
+// that declares it (see Assigned), or in the whole package for a package
+// variable, and whether any statement there changes its contents in
+// place (an element assignment such as v[i] = x).
+func (r *Result) DeclValues(v types.Object) (values []ast.Expr, elemWrites bool) {
+	var scope []ast.Node
+	if f := r.File(v.Pos()); f != nil {
+		path, _ := astutil.PathEnclosingInterval(f, v.Pos(), v.Pos())
+		for _, n := range path {
+			if _, ok := n.(*ast.FuncDecl); ok {
+				scope = []ast.Node{n}
+				break
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				scope = []ast.Node{n}
+				break
+			}
+		}
+	}
+	if scope == nil {
+		for _, f := range r.Files {
+			scope = append(scope, f)
+		}
+	}
+	for _, n := range scope {
+		values = append(values, Assigned(r.Info, n, v)...)
+		ast.Inspect(n, func(n ast.Node) bool {
+			if s, ok := n.(*ast.AssignStmt); ok {
+				for _, lhs := range s.Lhs {
+					if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok && RootIdent(ix) != nil && r.Info.Uses[RootIdent(ix)] == v {
+						elemWrites = true
+					}
+				}
+			}
+			return !elemWrites
+		})
+	}
+	return values, elemWrites
 }

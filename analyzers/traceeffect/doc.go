@@ -14,7 +14,10 @@
 // time.Now, time.Since and math/rand draws happen once, at trace time, and
 // never again: a print shows tracers instead of values, a counter counts
 // compiles, a random number is frozen into the program. Making a generator
-// (rand.New, rand.NewSource) is not a draw; drawing from it is.
+// (rand.New, rand.NewSource) is not a draw; drawing from it is, except
+// from a generator that the traced function makes itself from constant
+// seeds (rand.New(rand.NewSource(7))): that gives the same numbers on every
+// call, traced or not, so nothing changes when they are frozen.
 //
 // Use jit.DebugPrint to print values at run time; return values from the
 // traced function instead of writing them to outer variables; pass random

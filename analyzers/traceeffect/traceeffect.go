@@ -101,6 +101,9 @@ func checkCall(r *traced.Result, fn *traced.Func, call *ast.CallExpr, report fun
 		if path == "sync/atomic" && !sharedAtomic(r, fn, call, callee) {
 			return
 		}
+		if path != "sync/atomic" && seededHere(r, fn, call) {
+			return
+		}
 	default:
 		return
 	}
@@ -212,4 +215,49 @@ func writesThrough(info *types.Info, lhs ast.Expr) bool {
 			return false
 		}
 	}
+}
+
+// seededHere reports whether call draws from a generator that the traced
+// function fn makes itself from constant seeds (rng := rand.New(rand.NewSource(7))):
+// it yields the same numbers on every call, traced or not, so freezing
+// them into the program changes nothing.
+func seededHere(r *traced.Result, fn *traced.Func, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := r.Info.Uses[id].(*types.Var)
+	if !ok || v.Pos() < fn.Node.Pos() || v.Pos() >= fn.Node.End() {
+		return false
+	}
+	values := traced.Assigned(r.Info, fn.Node, v)
+	for _, val := range values {
+		if !constantGenerator(r.Info, val) {
+			return false
+		}
+	}
+	return len(values) > 0
+}
+
+// constantGenerator reports whether e makes a math/rand generator from
+// constants only: rand.New(rand.NewSource(7)), rand.New(rand.NewPCG(1, 2)).
+func constantGenerator(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return info.Types[e].Value != nil
+	}
+	callee, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || callee.Pkg() == nil || !notEffects[callee.Pkg().Path()][callee.Name()] || callee.Signature().Recv() != nil {
+		return false
+	}
+	for _, a := range call.Args {
+		if !constantGenerator(info, a) {
+			return false
+		}
+	}
+	return true
 }

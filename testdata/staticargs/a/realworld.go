@@ -1,6 +1,10 @@
 package a
 
-import "github.com/jitlint/jitlint/jit"
+import (
+	"fmt"
+
+	"github.com/jitlint/jitlint/jit"
+)
 
 // BatchNorm has static flags in its config, as models port them from JAX.
 type BNConfig struct {
@@ -63,6 +67,20 @@ func fewValues(x jit.Array, lr float64) {
 	}
 	for _, n := range []int{2, 4, 2, 4, 2, 4} {
 		power.Call(n, x)
+	}
+	local := []string{"sin", "tanh"} // a slice given only a literal: two values
+	for i := range 50 {
+		mode.Call(local[i%2], x)
+	}
+	grown := []string{"sin"}
+	for i := range 50 {
+		grown = append(grown, fmt.Sprint(i))
+		mode.Call(grown[i%2], x) // want `static argument`
+	}
+	edited := []string{"sin", "tanh"}
+	for i := range 50 {
+		edited[i%2] = fmt.Sprint(i)
+		mode.Call(edited[i%2], x) // want `static argument`
 	}
 	scaleLR.Call(lr, x) // a float static argument outside a loop: one compile
 }

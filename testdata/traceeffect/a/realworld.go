@@ -50,13 +50,26 @@ func (n Norm) Apply(x jit.Array) jit.Array {
 
 var apply = jit.Jit(Norm{}.Apply)
 
-// Noise makes a seeded generator: making it is not a draw, drawing is.
+// seed changes from run to run.
+var seed = rand.Int63()
+
+// Noise makes a generator from the package's seed: making it is not a
+// draw, drawing is (the number is frozen at trace time).
 func Noise(x jit.Array) jit.Array {
-	rng := rand.New(rand.NewSource(42))
+	rng := rand.New(rand.NewSource(seed))
 	return x.Add(rng.Float64()) // want `rng.Float64 draws once, at trace time`
 }
 
 var noise = jit.Jit(Noise)
+
+// Jitter makes its generator from a constant seed: the same number on
+// every call, traced or not, so freezing it changes nothing: not reported.
+func Jitter(x jit.Array) jit.Array {
+	rng := rand.New(rand.NewSource(42))
+	return x.Add(rng.Float64())
+}
+
+var jitter = jit.Jit(Jitter)
 
 // Logged logs through a helper, and only eagerly behind a guard.
 func Logged(x jit.Array) jit.Array {
