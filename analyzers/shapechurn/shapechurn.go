@@ -82,10 +82,14 @@ func argName(j *traced.Jitted, k int, arg ast.Expr) string {
 // shapes decides whether the shape of an array expression changes between
 // iterations of one loop.
 type shapes struct {
-	r    *traced.Result
-	loop *traced.Loop
-	seen map[types.Object]bool
+	r     *traced.Result
+	loop  *traced.Loop
+	seen  map[types.Object]bool
+	depth int // helpers followed to get here
 }
+
+// maxHelperDepth bounds how deep shapes follows helpers that call helpers.
+const maxHelperDepth = 4
 
 // varies reports whether the shape of e may differ between iterations.
 func (s *shapes) varies(e ast.Expr) bool {
@@ -96,7 +100,10 @@ func (s *shapes) varies(e ast.Expr) bool {
 			return false
 		}
 		s.seen[obj] = true
-		values, _ := s.loop.Values(obj)
+		values, loopVar := s.loop.Values(obj)
+		if rs, ok := s.loop.Stmt.(*ast.RangeStmt); ok && loopVar && isIdentOf(s.r.Info, rs.Value, obj) {
+			return s.elementsVary(rs.X)
+		}
 		for _, v := range values {
 			if s.varies(v) {
 				return true
@@ -104,6 +111,89 @@ func (s *shapes) varies(e ast.Expr) bool {
 		}
 	case *ast.CallExpr:
 		return s.call(e)
+	}
+	return false
+}
+
+// isIdentOf reports whether e is an identifier that declares obj.
+func isIdentOf(info *types.Info, e ast.Expr, obj types.Object) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && info.Defs[id] == obj
+}
+
+// inner returns the shapes of another loop or helper scope, one helper deeper.
+func (s *shapes) inner(l *traced.Loop) *shapes {
+	return &shapes{r: s.r, loop: l, seen: map[types.Object]bool{}, depth: s.depth + 1}
+}
+
+// elementsVary reports whether the arrays of the slice x differ in shape
+// from one element to the next: the slice is built by appending, in a
+// loop, arrays whose shape changes from one iteration to the next, here or
+// in the helper of the package that returns it (records(30)).
+func (s *shapes) elementsVary(x ast.Expr) bool {
+	if s.depth > maxHelperDepth {
+		return false
+	}
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, ok := s.r.Info.Uses[x].(*types.Var)
+		if !ok {
+			return false
+		}
+		values, _ := s.r.DeclValues(v)
+		for _, val := range values {
+			if app, ok := ast.Unparen(val).(*ast.CallExpr); ok && isAppend(s.r.Info, app) {
+				if s.appendVaries(app) {
+					return true
+				}
+			} else if s.inner(s.loop).elementsVary(val) {
+				return true
+			}
+		}
+	case *ast.CallExpr:
+		values, _ := s.r.Returns(x)
+		for _, ret := range values {
+			if s.inner(s.loop).elementsVary(ret.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendVaries reports whether an append adds arrays whose shape changes
+// between iterations of a loop around it.
+func (s *shapes) appendVaries(app *ast.CallExpr) bool {
+	for _, loop := range traced.Loops(s.r.PathTo(app)) {
+		if s.inner(traced.NewLoop(s.r.Info, loop)).anyArray(app.Args[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// helperVaries reports whether a function of the package returns an array
+// whose shape changes between iterations: its arguments that change make
+// the shape of what it returns change (tokenize(s) with a new s each time).
+func (s *shapes) helperVaries(call *ast.CallExpr) bool {
+	if s.depth > maxHelperDepth {
+		return false
+	}
+	values, _ := s.r.Returns(call)
+	for _, ret := range values {
+		var varying []*types.Var
+		for i, p := range s.r.Params(ret.Func) {
+			if p == nil || i >= len(call.Args) {
+				continue
+			}
+			arg := call.Args[i]
+			if s.loop.Varies(arg) || traced.IsArray(s.r.Info.TypeOf(arg)) && s.varies(arg) {
+				varying = append(varying, p)
+			}
+		}
+		if len(varying) > 0 && s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), varying)).varies(ret.Value) {
+			return true
+		}
 	}
 	return false
 }
@@ -146,6 +236,8 @@ func (s *shapes) call(call *ast.CallExpr) bool {
 		return !few
 	case "Concatenate", "Where":
 		return s.anyArray(args)
+	case "":
+		return traced.IsArray(s.r.Info.TypeOf(call)) && s.helperVaries(call)
 	}
 	return false
 }
@@ -193,9 +285,18 @@ func (s *shapes) lengthVaries(e ast.Expr) bool {
 			}
 		}
 	case *ast.CallExpr:
-		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
+		if isAppend(s.r.Info, e) {
 			return true
+		}
+		if traced.IsBuiltin(s.r.Info, e.Fun, "make") && len(e.Args) > 1 {
+			return s.loop.Varies(e.Args[1])
 		}
 	}
 	return false
 }
+
+// isAppend reports whether call is a call of the builtin append.
+func isAppend(info *types.Info, call *ast.CallExpr) bool {
+	return traced.IsBuiltin(info, call.Fun, "append")
+}
+

@@ -126,29 +126,41 @@ func (r *Result) ConstSet(x ast.Expr) (int64, bool) {
 }
 
 // constReturns returns the number of distinct constants that the local
-// functions called by call return, when they return only constants (a
-// bucket chooser).
+// functions called by call return, when they return only constants, or
+// elements of a literal of constants that they range over (a bucket
+// chooser).
 func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
-	nodes, _ := r.callees(call)
-	if len(nodes) == 0 {
-		return 0, false
-	}
+	values, ok := r.returns(call)
 	seen := map[string]bool{}
-	ok := true
-	for _, n := range nodes {
-		ast.Inspect(funcBody(n), func(n ast.Node) bool {
-			if _, lit := n.(*ast.FuncLit); lit {
-				return false
+	for _, v := range values {
+		consts := []ast.Expr{v.Value}
+		if lit := r.rangedLiteral(v.Value); lit != nil {
+			consts = lit.Elts
+		}
+		for _, e := range consts {
+			c := r.Info.Types[e].Value
+			if c == nil {
+				return 0, false
 			}
-			if ret, isRet := n.(*ast.ReturnStmt); isRet {
-				if len(ret.Results) != 1 || r.Info.Types[ret.Results[0]].Value == nil {
-					ok = false
-				} else {
-					seen[r.Info.Types[ret.Results[0]].Value.ExactString()] = true
-				}
-			}
-			return ok
-		})
+			seen[c.ExactString()] = true
+		}
 	}
 	return int64(len(seen)), ok && len(seen) > 0
+}
+
+// rangedLiteral returns the literal that e, the value variable of an
+// enclosing range statement, ranges over (for _, b := range []int{8, 16}),
+// or nil.
+func (r *Result) rangedLiteral(e ast.Expr) *ast.CompositeLit {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	for _, n := range r.PathTo(id) {
+		if rs, ok := n.(*ast.RangeStmt); ok && r.Info.Defs[identOf(rs.Value)] == r.Info.Uses[id] {
+			lit, _ := ast.Unparen(rs.X).(*ast.CompositeLit)
+			return lit
+		}
+	}
+	return nil
 }

@@ -232,31 +232,21 @@ func (r *Result) returnedFuncs(call *ast.CallExpr) []ast.Node {
 	if t := r.Info.TypeOf(call); t == nil || !holdsFunc(t) {
 		return nil
 	}
-	callees, _ := r.resolveFuncs(call.Fun)
+	values, _ := r.returns(call)
 	var out []ast.Node
-	for _, c := range callees {
-		if r.returning[c] {
+	for _, v := range values {
+		if r.returning[v.Func] {
 			continue // recursion
 		}
-		r.returning[c] = true
-		ast.Inspect(funcBody(c), func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false // its returns are its own
-			case *ast.ReturnStmt:
-				if len(n.Results) == 1 {
-					out = append(out, r.funcExprs(n.Results[0])...)
-				}
-			}
-			return true
-		})
-		delete(r.returning, c)
+		r.returning[v.Func] = true
+		out = append(out, r.funcExprs(v.Value)...)
+		delete(r.returning, v.Func)
 	}
 	return out
 }
 
-// funcBody returns the body of a *ast.FuncDecl or *ast.FuncLit.
-func funcBody(n ast.Node) *ast.BlockStmt {
+// FuncBody returns the body of a *ast.FuncDecl or *ast.FuncLit.
+func FuncBody(n ast.Node) *ast.BlockStmt {
 	switch n := n.(type) {
 	case *ast.FuncDecl:
 		return n.Body

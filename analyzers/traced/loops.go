@@ -76,6 +76,57 @@ func NewLoop(info *types.Info, stmt ast.Stmt) *Loop {
 	return l
 }
 
+// NewScope analyses the body of a helper function as if it were one
+// iteration of a loop in which only the parameters varying change: a
+// variable varies when its values (definitions and assignments in the
+// body; for a range variable, the value ranged over) depend on them.
+func NewScope(info *types.Info, body *ast.BlockStmt, varying []*types.Var) *Loop {
+	l := &Loop{info: info, vars: map[types.Object]bool{}, defs: map[types.Object][]ast.Expr{},
+		assigned: map[types.Object][]ast.Expr{}, visiting: map[types.Object]bool{}}
+	for _, v := range varying {
+		l.vars[v] = true
+	}
+	give := func(id *ast.Ident, values ...ast.Expr) {
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		if obj != nil {
+			l.defs[obj] = append(l.defs[obj], values...)
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{s.Key, s.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					give(id, s.X)
+				}
+			}
+		case *ast.AssignStmt:
+			for i, lhs := range s.Lhs {
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+					if len(s.Lhs) == len(s.Rhs) {
+						give(id, s.Rhs[i])
+					} else {
+						give(id, s.Rhs...)
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range s.Names {
+				if i < len(s.Values) {
+					give(id, s.Values[i])
+				}
+			}
+		}
+		return true
+	})
+	return l
+}
+
 func (l *Loop) markVar(id *ast.Ident) {
 	if obj := l.info.Defs[id]; obj != nil {
 		l.vars[obj] = true
@@ -219,14 +270,45 @@ func Trips(info *types.Info, stmt ast.Stmt) TripCount {
 		if lit, ok := ast.Unparen(s.X).(*ast.CompositeLit); ok {
 			return TripCount{N: int64(len(lit.Elts)), Known: true, Structure: true}
 		}
-		switch t.Underlying().(type) {
-		case *types.Slice, *types.Array, *types.Map, *types.Basic, *types.Pointer:
+		if rangesOverElements(t) {
 			return TripCount{Structure: true}
 		}
 	case *ast.ForStmt:
 		return forTrips(info, s)
 	}
 	return TripCount{}
+}
+
+// rangesOverElements reports whether ranging over a value of type t walks
+// its elements: a slice, array, map, string or array pointer, or a type
+// parameter whose every type is one of those (S ~[]jit.Array).
+func rangesOverElements(t types.Type) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		iface, _ := tp.Constraint().Underlying().(*types.Interface)
+		if iface == nil || iface.NumEmbeddeds() == 0 {
+			return false
+		}
+		for i := range iface.NumEmbeddeds() {
+			terms := []*types.Term{types.NewTerm(false, iface.EmbeddedType(i))}
+			if u, ok := iface.EmbeddedType(i).(*types.Union); ok {
+				terms = terms[:0]
+				for j := range u.Len() {
+					terms = append(terms, u.Term(j))
+				}
+			}
+			for _, term := range terms {
+				if !rangesOverElements(term.Type().Underlying()) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map, *types.Basic, *types.Pointer:
+		return true
+	}
+	return false
 }
 
 // forTrips handles `for i := a; i < b; i++` and its <=, >, >= and -- forms.

@@ -91,7 +91,7 @@ func (r *Result) funcOps(node ast.Node) int {
 		return n
 	}
 	r.opsMemo[node] = 0 // recursion: count the cycle once
-	n := r.ops(funcBody(node))
+	n := r.ops(FuncBody(node))
 	r.opsMemo[node] = n
 	return n
 }

@@ -91,3 +91,13 @@ func (r *Result) DeclValues(v types.Object) (values []ast.Expr, elemWrites bool)
 	}
 	return values, elemWrites
 }
+
+// IsBuiltin reports whether fun is the builtin called name.
+func IsBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.Builtin)
+	return ok
+}

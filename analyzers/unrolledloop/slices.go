@@ -24,29 +24,48 @@ type sliceLen struct {
 	why      string   // how, for the message
 }
 
-// sliceBound reports a loop over the elements of x, a slice parameter of
-// fn, when a call of fn's jitted wrapper passes a slice longer than the
-// limit or one built from data (directly, or through traced functions that
-// pass their own parameter on).
+// sliceBound reports a loop over the elements of x (or of x[k:]), a slice
+// parameter of fn, when a call of fn's jitted wrapper passes a slice longer
+// than the limit or one built from data (directly, or through traced
+// functions that pass their own parameter on); or, when x is a variable
+// that fn captures, when the code that builds it makes it so.
 func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.Diagnostic) bool {
+	var skip int64
+	if se, ok := ast.Unparen(x).(*ast.SliceExpr); ok && se.High == nil {
+		if se.Low != nil {
+			skip, _ = traced.MaxInt(c.r.Info, se.Low, nil)
+		}
+		x = se.X
+	}
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
 		return false
 	}
 	v, _ := c.r.Info.Uses[id].(*types.Var)
 	index := paramIndex(fn, v)
-	if index < 0 {
-		return false
+	sites := []site{{arg: id}}
+	if index >= 0 {
+		sites = c.sliceSites(fn, index, map[*traced.Func]bool{})
+	} else if v == nil || v.Pos() >= fn.Node.Pos() && v.Pos() < fn.Node.End() {
+		return false // a slice the traced function builds itself is counted where it is built
 	}
-	for _, s := range c.sliceSites(fn, index, map[*traced.Func]bool{}) {
-		l := c.lengthOf(s.arg, s.call)
+	for _, s := range sites {
+		l := c.lengthOf(s.arg, nil)
+		passes := "the slice " + id.Name + " is built"
+		if s.call != nil {
+			passes = "the call at " + c.r.Where(s.call.Pos()) + " passes a slice"
+		}
+		n := l.n - skip
 		switch {
 		case l.fromData:
-			d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, and the call at %s passes a slice %s: the unrolled length grows with the data (about %d equations per element); %s",
-				id.Name, c.r.Where(s.call.Pos()), l.why, max(ops, 1), advice)
-		case l.known && l.n > c.max:
+			d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, and %s %s: the unrolled length grows with the data (about %d equations per element); %s",
+				id.Name, passes, l.why, max(ops, 1), advice)
+		case l.known && n > c.max && s.call != nil:
 			d.Message = fmt.Sprintf("loop is unrolled into the trace %d times (once per element of %s; the call at %s passes %d) → %s; %s",
-				l.n, id.Name, c.r.Where(s.call.Pos()), l.n, equations(l.n, ops), advice)
+				n, id.Name, c.r.Where(s.call.Pos()), l.n, equations(n, ops), advice)
+		case l.known && n > c.max:
+			d.Message = fmt.Sprintf("loop is unrolled into the trace %d times (once per element of %s, which has %d) → %s; %s",
+				n, id.Name, l.n, equations(n, ops), advice)
 		default:
 			continue
 		}
@@ -96,15 +115,62 @@ func (c *checker) sliceSites(fn *traced.Func, index int, seen map[*traced.Func]b
 	return out
 }
 
-// lengthOf works out the length of the slice e passed by call: a literal,
-// make with a length, or a variable filled by appends in loops.
-func (c *checker) lengthOf(e ast.Expr, call *ast.CallExpr) sliceLen {
+// binding gives the parameters of a helper whose result is being followed
+// the arguments of the call that runs it (sequence(48) binds n to 48).
+type binding struct {
+	params []*types.Var
+	call   *ast.CallExpr
+	outer  *binding
+	depth  int
+}
+
+// maxHelperDepth bounds how deep lengthOf follows helpers that call helpers.
+const maxHelperDepth = 4
+
+// arg returns the argument bound to e when e names a parameter of the
+// helper, with the binding it is evaluated in.
+func (b *binding) arg(info *types.Info, e ast.Expr) (ast.Expr, *binding) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if b == nil || !ok {
+		return nil, nil
+	}
+	for i, p := range b.params {
+		if p != nil && info.Uses[id] == p && i < len(b.call.Args) {
+			return b.call.Args[i], b.outer
+		}
+	}
+	return nil, nil
+}
+
+// intValue is traced.MaxInt, with parameters of helpers replaced by the
+// arguments their calls pass.
+func (c *checker) intValue(e ast.Expr, b *binding) (int64, bool) {
+	if n, ok := traced.MaxInt(c.r.Info, e, c.r.PathTo(e)); ok {
+		return n, true
+	}
+	if a, outer := b.arg(c.r.Info, e); a != nil {
+		return c.intValue(a, outer)
+	}
+	return 0, false
+}
+
+// lengthOf works out the length of the slice e: a literal, make with a
+// length, a slice of a slice, a variable filled by appends in loops, or
+// what a helper of the package returns for the arguments it is given (b
+// binds the parameters of the helper e is in; nil outside helpers).
+func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
 		return sliceLen{n: int64(len(e.Elts)), known: true, at: e}
+	case *ast.SliceExpr:
+		l := c.lengthOf(e.X, b)
+		if low, ok := c.intValue(e.Low, b); ok && e.Low != nil && e.High == nil && l.known {
+			l.n = max(l.n-low, 0)
+		}
+		return l
 	case *ast.CallExpr:
-		if isBuiltin(c.r.Info, e.Fun, "make") && len(e.Args) > 1 {
-			if n, ok := traced.MaxInt(c.r.Info, e.Args[1], c.r.PathTo(e)); ok {
+		if traced.IsBuiltin(c.r.Info, e.Fun, "make") && len(e.Args) > 1 {
+			if n, ok := c.intValue(e.Args[1], b); ok {
 				return sliceLen{n: n, known: true, at: e}
 			}
 			if mentionsLen(c.r.Info, e.Args[1]) {
@@ -112,19 +178,23 @@ func (c *checker) lengthOf(e ast.Expr, call *ast.CallExpr) sliceLen {
 			}
 			return sliceLen{} // a length from the configuration, say: not known
 		}
+		return c.returnedLength(e, b)
 	case *ast.Ident:
+		if a, outer := b.arg(c.r.Info, e); a != nil {
+			return c.lengthOf(a, outer)
+		}
 		v, ok := c.r.Info.Uses[e].(*types.Var)
-		encl := traced.EnclosingFunc(c.r.PathTo(call))
-		if !ok || encl == nil {
+		if !ok {
 			return sliceLen{}
 		}
-		total := sliceLen{known: true, at: e}
-		for _, val := range traced.Assigned(c.r.Info, encl, v) {
+		values, _ := c.r.DeclValues(v)
+		total := sliceLen{known: len(values) > 0, at: e}
+		for _, val := range values {
 			var l sliceLen
-			if app, ok := ast.Unparen(val).(*ast.CallExpr); ok && isBuiltin(c.r.Info, app.Fun, "append") {
-				l = c.appended(app)
+			if app, ok := ast.Unparen(val).(*ast.CallExpr); ok && traced.IsBuiltin(c.r.Info, app.Fun, "append") {
+				l = c.appended(app, b)
 			} else {
-				l = c.lengthOf(val, call)
+				l = c.lengthOf(val, b)
 			}
 			if l.fromData {
 				return l
@@ -139,17 +209,48 @@ func (c *checker) lengthOf(e ast.Expr, call *ast.CallExpr) sliceLen {
 	return sliceLen{}
 }
 
+// returnedLength is the length of the slice that a helper of the package
+// returns: the longest of its return values, with its parameters bound to
+// the call's arguments.
+func (c *checker) returnedLength(call *ast.CallExpr, b *binding) sliceLen {
+	depth := 0
+	if b != nil {
+		depth = b.depth + 1
+	}
+	values, ok := c.r.Returns(call)
+	if !ok || depth > maxHelperDepth {
+		return sliceLen{}
+	}
+	var longest sliceLen
+	for _, v := range values {
+		inner := &binding{params: c.r.Params(v.Func), call: call, outer: b, depth: depth}
+		l := c.lengthOf(v.Value, inner)
+		switch {
+		case l.fromData:
+			return l
+		case !l.known:
+			return sliceLen{}
+		case l.n >= longest.n:
+			longest = l
+		}
+	}
+	return longest
+}
+
 // appended works out how many elements an append adds: its arguments,
 // times the trip counts of the loops around it. A loop over data (a range
 // over a slice, map or string, or a count from len) makes the length grow
 // with the data; a count from elsewhere (a configuration value) is not known.
-func (c *checker) appended(app *ast.CallExpr) sliceLen {
+func (c *checker) appended(app *ast.CallExpr, b *binding) sliceLen {
 	if app.Ellipsis.IsValid() {
 		return sliceLen{}
 	}
 	n := int64(len(app.Args) - 1)
 	for _, loop := range traced.Loops(c.r.PathTo(app)) {
 		tc := traced.Trips(c.r.Info, loop)
+		if !tc.Known && tc.Bound != nil {
+			tc.N, tc.Known = c.intValue(tc.Bound, b)
+		}
 		switch {
 		case tc.Known:
 			n *= tc.N
@@ -165,20 +266,11 @@ func (c *checker) appended(app *ast.CallExpr) sliceLen {
 	return sliceLen{n: n, known: true, at: app}
 }
 
-// isBuiltin reports whether fun is the builtin called name.
-func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
-	id, ok := ast.Unparen(fun).(*ast.Ident)
-	if !ok || id.Name != name {
-		return false
-	}
-	_, ok = info.Uses[id].(*types.Builtin)
-	return ok
-}
 
 // lenArg returns x when bound is len(x).
 func lenArg(info *types.Info, bound ast.Expr) ast.Expr {
 	call, ok := ast.Unparen(bound).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 || !isBuiltin(info, call.Fun, "len") {
+	if !ok || len(call.Args) != 1 || !traced.IsBuiltin(info, call.Fun, "len") {
 		return nil
 	}
 	return call.Args[0]
