@@ -299,4 +299,3 @@ func (s *shapes) lengthVaries(e ast.Expr) bool {
 func isAppend(info *types.Info, call *ast.CallExpr) bool {
 	return traced.IsBuiltin(info, call.Fun, "append")
 }
-

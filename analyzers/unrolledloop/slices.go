@@ -266,7 +266,6 @@ func (c *checker) appended(app *ast.CallExpr, b *binding) sliceLen {
 	return sliceLen{n: n, known: true, at: app}
 }
 
-
 // lenArg returns x when bound is len(x).
 func lenArg(info *types.Info, bound ast.Expr) ast.Expr {
 	call, ok := ast.Unparen(bound).(*ast.CallExpr)
