@@ -209,26 +209,6 @@ func (c *Compiled) runBuffers(bufs []*ir.Buffer) []Array {
 	return arrs
 }
 
-// mismatch lists how got differs from s, one line per difference ("" if none).
-func (s *signature) mismatch(got *signature) string {
-	var b strings.Builder
-	if s.tree.String() != got.tree.String() {
-		fmt.Fprintf(&b, "Argument structure compiled as %s and called with %s\n", s.tree, got.tree)
-		return b.String()
-	}
-	for i := range s.avals {
-		if !s.avals[i].Equal(got.avals[i]) {
-			fmt.Fprintf(&b, "Argument '%s' compiled with %s and called with %s\n", s.paths[i], s.avals[i].StringWeak(), got.avals[i].StringWeak())
-		}
-	}
-	for i := range s.statics {
-		if s.statics[i].v != got.statics[i].v {
-			fmt.Fprintf(&b, "Static argument '%s' compiled with %#v and called with %#v\n", s.statics[i].path, s.statics[i].v, got.statics[i].v)
-		}
-	}
-	return b.String()
-}
-
 // MakeJaxpr returns a function that traces fn for the given arguments
 // (Arrays, ShapeDtypes, Go numbers as weak scalars, static values per
 // StaticArgnums) and returns its jaxpr, as jax.make_jaxpr.
@@ -241,4 +221,19 @@ func MakeJaxpr(fn any, opts ...Option) func(args ...any) (*ClosedJaxpr, error) {
 		}
 		return t.Jaxpr(), nil
 	}
+}
+
+// Trace traces the function for the given arguments (Arrays, ShapeDtypes, Go
+// numbers, static values, pytrees) without compiling it.
+func (f *Func[F]) Trace(args ...any) (*Traced, error) {
+	return f.core.traceAny("jit", args)
+}
+
+// Lower traces and lowers the function for the given arguments.
+func (f *Func[F]) Lower(args ...any) (*Lowered, error) {
+	t, err := f.Trace(args...)
+	if err != nil {
+		return nil, err
+	}
+	return t.Lower()
 }

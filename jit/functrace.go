@@ -61,64 +61,14 @@ func runTraced(t *trace, fn reflect.Value, name string, tree *treeDef, avals []i
 	return outs, outTree
 }
 
-// nestedEntry caches the jaxpr of a jitted function called inside another
-// trace, so repeated calls share one jaxpr (printed once, as JAX does).
-// Values the function captures (concrete data or tracers of the enclosing
-// traces) are leading inputs of the jaxpr, passed as operands.
-type nestedEntry struct {
-	cj      *ir.ClosedJaxpr
-	outTree *treeDef
-	consts  []*value
-}
-
-// callNested stages a `jit` equation for a jitted function called while
-// another function is being traced.
-func (c *funcCore) callNested(args []reflect.Value) []reflect.Value {
-	f, tree := c.flattenArgs(args, false, true)
-	sig := f.signature(tree, "")
-	c.mu.RLock()
-	ne := c.nested[string(f.key)]
-	c.mu.RUnlock()
-	if ne == nil || !ne.live() {
-		ne = c.traceNested(sig)
-		c.mu.Lock()
-		c.nested[string(f.key)] = ne
-		c.mu.Unlock()
+// traceAny traces the function for arguments given as values (Arrays,
+// ShapeDtypes, Go numbers, statics, pytrees), as Trace and MakeJaxpr do.
+func (c *funcCore) traceAny(kind string, args []any) (tr *Traced, err error) {
+	defer recoverError(&err)
+	vals := make([]reflect.Value, len(args))
+	for i, a := range args {
+		vals[i] = reflect.ValueOf(a)
 	}
-	operands := make([]Array, 0, len(ne.consts)+len(f.leaves))
-	for _, cv := range ne.consts {
-		operands = append(operands, Array{cv})
-	}
-	for _, l := range f.leaves {
-		operands = append(operands, l.arr)
-	}
-	outs := bind(ir.Jit, ir.Params{"name": c.name, "jaxpr": ne.cj}, ne.cj.Jaxpr.OutAvals(), operands...)
-	return ne.outTree.buildTuple(outs)
-}
-
-func (c *funcCore) traceNested(sig *signature) *nestedEntry {
-	t := pushTrace("jit", c.name)
-	defer t.pop()
-	cj, outTree := c.traceInto(t, sig)
-	lowerConsts(cj.Jaxpr)
-	return &nestedEntry{cj: cj, outTree: outTree, consts: t.constSrc}
-}
-
-// live reports whether the entry can still be used: the tracers it captured
-// belong to traces that are still running (once such a trace ends, a new
-// call captures new tracers and is traced again).
-func (ne *nestedEntry) live() bool {
-	for _, v := range ne.consts {
-		if v.t != nil && v.t.done {
-			return false
-		}
-	}
-	return true
-}
-
-// lowerConsts turns a sub-jaxpr's constvars into leading invars: the
-// values they stand for are passed as operands of the enclosing equation.
-func lowerConsts(j *ir.Jaxpr) {
-	j.Invars = append(append([]*ir.Var{}, j.Constvars...), j.Invars...)
-	j.Constvars = nil
+	fl, tree := c.flattenArgs(vals, true, true)
+	return c.trace(kind, fl.signature(tree, c.backendName()))
 }
