@@ -1,8 +1,6 @@
 package jit
 
-import (
-	"github.com/jitlint/jitlint/jit/ir"
-)
+import "github.com/jitlint/jitlint/jit/ir"
 
 // PadTo right-pads a 1-D array with zeros to size and returns it with a mask
 // (1 for real elements, 0 for padding, in x's dtype). Padding to a fixed size

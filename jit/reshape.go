@@ -1,8 +1,6 @@
 package jit
 
-import (
-	"github.com/jitlint/jitlint/jit/ir"
-)
+import "github.com/jitlint/jitlint/jit/ir"
 
 // Reshape returns a with a new shape of the same size; one dimension may be -1.
 func (a Array) Reshape(shape ...int) Array {

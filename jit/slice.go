@@ -1,8 +1,6 @@
 package jit
 
-import (
-	"github.com/jitlint/jitlint/jit/ir"
-)
+import "github.com/jitlint/jitlint/jit/ir"
 
 // Slice returns a[start:limit] per dimension.
 func (a Array) Slice(start, limit []int) Array {
