@@ -376,9 +376,3 @@ func scalarKernel[T float32 | float64](prim string, right bool) func(d, a []T, s
 	}
 	return nil
 }
-
-const (
-	mulAdd mulAddKind = iota
-	mulSub
-	subMul
-)

@@ -3,6 +3,12 @@ package cpu
 // mulAddKind selects a fused multiply-add: a*b + c, a*b - c or c - a*b.
 type mulAddKind int
 
+const (
+	mulAdd mulAddKind = iota
+	mulSub
+	subMul
+)
+
 // fusedMulAdd builds the fused op d = a*b ± c on float32 or float64
 // registers; a scalar c is read once per block.
 func fusedMulAdd(k mulAddKind, a, b, c, d loc) op {
