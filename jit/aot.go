@@ -63,10 +63,7 @@ func (t *Traced) Lower() (l *Lowered, err error) {
 	}
 	d := time.Since(start)
 	c := t.core
-	c.mu.Lock()
-	c.stats.LowerTime += d
-	c.stats.LastLowerTime = d
-	c.mu.Unlock()
+	c.recordPhase(d, nil, &c.stats.LowerTime, &c.stats.LastLowerTime)
 	if logCompiles.Load() {
 		logf("Compiling %s with global shapes and types %s. Argument mapping: %s.", c.name, avalList(t.sig.avals), bk.Name())
 		logf("Finished jaxpr to %s lowering of jit(%s) in %.9f sec", bk.Name(), c.name, d.Seconds())
@@ -105,11 +102,7 @@ func (l *Lowered) Compile() (comp *Compiled, err error) {
 		return nil, &Error{Kind: BackendFailure, Msg: fmt.Sprintf("compiling %s for %s: %v", c.name, l.bk.Name(), err)}
 	}
 	d := time.Since(start)
-	c.mu.Lock()
-	c.stats.Compiles++
-	c.stats.CompileTime += d
-	c.stats.LastCompileTime = d
-	c.mu.Unlock()
+	c.recordPhase(d, &c.stats.Compiles, &c.stats.CompileTime, &c.stats.LastCompileTime)
 	if logCompiles.Load() {
 		logf("Finished %s compilation of jit(%s) in %.9f sec", l.bk.Name(), c.name, d.Seconds())
 	}

@@ -114,6 +114,18 @@ func (c *funcCore) backendName() string {
 // Stats returns the function's counters and phase timings.
 func (f *Func[F]) Stats() Stats { return f.core.snapshot() }
 
+// recordPhase adds a phase that took d to its total and last durations in
+// the stats (fields of c.stats), counting it in n unless n is nil.
+func (c *funcCore) recordPhase(d time.Duration, n *int, total, last *time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n != nil {
+		*n++
+	}
+	*total += d
+	*last = d
+}
+
 func (c *funcCore) snapshot() Stats {
 	c.mu.RLock()
 	defer c.mu.RUnlock()

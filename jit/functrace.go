@@ -22,11 +22,7 @@ func (c *funcCore) trace(kind string, sig *signature) (tr *Traced, err error) {
 		cj.Consts = append(cj.Consts, t.constSrc[i].buf)
 	}
 	d := time.Since(start)
-	c.mu.Lock()
-	c.stats.Traces++
-	c.stats.TraceTime += d
-	c.stats.LastTraceTime = d
-	c.mu.Unlock()
+	c.recordPhase(d, &c.stats.Traces, &c.stats.TraceTime, &c.stats.LastTraceTime)
 	if logCompiles.Load() {
 		logf("Finished tracing %s for %s in %.9f sec", c.name, kind, d.Seconds())
 	}
