@@ -63,10 +63,7 @@ func (t *Traced) Lower() (l *Lowered, err error) {
 	}
 	d := time.Since(start)
 	c := t.core
-	c.mu.Lock()
-	c.stats.LowerTime += d
-	c.stats.LastLowerTime = d
-	c.mu.Unlock()
+	c.recordPhase(d, nil, &c.stats.LowerTime, &c.stats.LastLowerTime)
 	if logCompiles.Load() {
 		logf("Compiling %s with global shapes and types %s. Argument mapping: %s.", c.name, avalList(t.sig.avals), bk.Name())
 		logf("Finished jaxpr to %s lowering of jit(%s) in %.9f sec", bk.Name(), c.name, d.Seconds())
@@ -105,11 +102,7 @@ func (l *Lowered) Compile() (comp *Compiled, err error) {
 		return nil, &Error{Kind: BackendFailure, Msg: fmt.Sprintf("compiling %s for %s: %v", c.name, l.bk.Name(), err)}
 	}
 	d := time.Since(start)
-	c.mu.Lock()
-	c.stats.Compiles++
-	c.stats.CompileTime += d
-	c.stats.LastCompileTime = d
-	c.mu.Unlock()
+	c.recordPhase(d, &c.stats.Compiles, &c.stats.CompileTime, &c.stats.LastCompileTime)
 	if logCompiles.Load() {
 		logf("Finished %s compilation of jit(%s) in %.9f sec", l.bk.Name(), c.name, d.Seconds())
 	}
@@ -209,26 +202,6 @@ func (c *Compiled) runBuffers(bufs []*ir.Buffer) []Array {
 	return arrs
 }
 
-// mismatch lists how got differs from s, one line per difference ("" if none).
-func (s *signature) mismatch(got *signature) string {
-	var b strings.Builder
-	if s.tree.String() != got.tree.String() {
-		fmt.Fprintf(&b, "Argument structure compiled as %s and called with %s\n", s.tree, got.tree)
-		return b.String()
-	}
-	for i := range s.avals {
-		if !s.avals[i].Equal(got.avals[i]) {
-			fmt.Fprintf(&b, "Argument '%s' compiled with %s and called with %s\n", s.paths[i], s.avals[i].StringWeak(), got.avals[i].StringWeak())
-		}
-	}
-	for i := range s.statics {
-		if s.statics[i].v != got.statics[i].v {
-			fmt.Fprintf(&b, "Static argument '%s' compiled with %#v and called with %#v\n", s.statics[i].path, s.statics[i].v, got.statics[i].v)
-		}
-	}
-	return b.String()
-}
-
 // MakeJaxpr returns a function that traces fn for the given arguments
 // (Arrays, ShapeDtypes, Go numbers as weak scalars, static values per
 // StaticArgnums) and returns its jaxpr, as jax.make_jaxpr.
@@ -241,4 +214,19 @@ func MakeJaxpr(fn any, opts ...Option) func(args ...any) (*ClosedJaxpr, error) {
 		}
 		return t.Jaxpr(), nil
 	}
+}
+
+// Trace traces the function for the given arguments (Arrays, ShapeDtypes, Go
+// numbers, static values, pytrees) without compiling it.
+func (f *Func[F]) Trace(args ...any) (*Traced, error) {
+	return f.core.traceAny("jit", args)
+}
+
+// Lower traces and lowers the function for the given arguments.
+func (f *Func[F]) Lower(args ...any) (*Lowered, error) {
+	t, err := f.Trace(args...)
+	if err != nil {
+		return nil, err
+	}
+	return t.Lower()
 }

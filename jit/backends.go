@@ -2,7 +2,9 @@ package jit
 
 import (
 	"errors"
+	"os"
 	"slices"
+	"sync"
 
 	"github.com/jitlint/jitlint/jit/backend"
 	_ "github.com/jitlint/jitlint/jit/cpu" // registers the "cpu" backend
@@ -30,4 +32,55 @@ func getBackend(name string) (backend.Backend, error) {
 		return nil, errGPUNotLinked
 	}
 	return backend.Get(name)
+}
+
+// Device is one device of a backend.
+type Device = backend.Device
+
+var (
+	defaultOnce sync.Once
+	defaultName string
+)
+
+// DefaultBackend returns "gpu" when the program links the GPU backend
+// (gpuImport) and a CUDA device works, and "cpu" otherwise;
+// the environment variable JIT_PLATFORM=cpu|gpu forces one (read once).
+func DefaultBackend() string {
+	defaultOnce.Do(func() {
+		switch p := os.Getenv("JIT_PLATFORM"); p {
+		case "cpu", "gpu":
+			defaultName = p
+		default:
+			defaultName = "cpu"
+			if _, err := getBackend("gpu"); err == nil {
+				defaultName = "gpu"
+			}
+		}
+	})
+	return defaultName
+}
+
+// Devices lists the devices of every working backend, default backend first.
+func Devices() []Device {
+	var out []Device
+	names := []string{DefaultBackend()}
+	for _, n := range backend.Names() {
+		if n != names[0] {
+			names = append(names, n)
+		}
+	}
+	for _, n := range names {
+		if b, err := getBackend(n); err == nil {
+			out = append(out, b.Devices()...)
+		}
+	}
+	return out
+}
+
+// BackendError returns why a backend is unavailable (nil if it works);
+// for "gpu" in a program that does not import the GPU backend, the error
+// names the import to add (gpuImport).
+func BackendError(name string) error {
+	_, err := getBackend(name)
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jitlint/jitlint/jit"
 )
@@ -35,6 +36,35 @@ func TestSideEffectsOnlyAtTraceTime(t *testing.T) {
 	}
 	if s := f.Stats(); s.Traces != 1 || s.Compiles != 1 || s.Hits != 4 {
 		t.Errorf("stats = %+v, want 1 trace, 1 compile, 4 hits", s)
+	}
+}
+
+// TestStatsPhaseTimes checks that each phase (trace, lower, compile) adds
+// its last duration to its own total: after one signature the totals are
+// the last durations, after a second they grow by exactly the new ones.
+func TestStatsPhaseTimes(t *testing.T) {
+	f, _ := counting()
+	f.Call(jit.Arange(4, jit.Float32))
+	s1 := f.Stats()
+	if s1.TraceTime != s1.LastTraceTime || s1.LowerTime != s1.LastLowerTime || s1.CompileTime != s1.LastCompileTime {
+		t.Errorf("after one compile the totals must equal the last durations: %+v", s1)
+	}
+	f.Call(jit.Arange(5, jit.Float32))
+	s2 := f.Stats()
+	if s2.Traces != 2 || s2.Compiles != 2 {
+		t.Errorf("two signatures: %d traces and %d compiles, want 2 and 2", s2.Traces, s2.Compiles)
+	}
+	for _, p := range []struct {
+		name                  string
+		total1, total2, last2 time.Duration
+	}{
+		{"trace", s1.TraceTime, s2.TraceTime, s2.LastTraceTime},
+		{"lower", s1.LowerTime, s2.LowerTime, s2.LastLowerTime},
+		{"compile", s1.CompileTime, s2.CompileTime, s2.LastCompileTime},
+	} {
+		if p.total2 != p.total1+p.last2 {
+			t.Errorf("%s time: total %v after the second compile, want %v + %v", p.name, p.total2, p.total1, p.last2)
+		}
 	}
 }
 

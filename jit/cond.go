@@ -2,6 +2,7 @@ package jit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
@@ -102,4 +103,13 @@ func typeMatchAll(a, b []ir.Aval) bool {
 		}
 	}
 	return true
+}
+
+// typesString renders avals as "(f32[3], i32[])".
+func typesString(avals []ir.Aval) string {
+	parts := make([]string, len(avals))
+	for i, a := range avals {
+		parts[i] = a.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }

@@ -175,3 +175,37 @@ func WhileLoop[C any](cond func(C) Array, body func(C) C, init C) C {
 	res := bind(ir.While, params, bs.jaxpr.OutAvals(), args...)
 	return unflattenTree[C](ctree, res)
 }
+
+// checkCarry compares a loop body's carry outputs with its carry inputs. It
+// returns the input types to retrace with when a weakly typed input must be
+// promoted to the output's dtype (as JAX does), or nil when they match.
+func checkCarry(what string, tree *treeDef, outTree *treeDef, in, out []ir.Aval) []ir.Aval {
+	if tree.String() != outTree.String() {
+		throw(BranchMismatch, "%s must return a carry with the same structure as its input: got %s, expected %s", what, outTree, tree)
+	}
+	var retry []ir.Aval
+	for i := range in {
+		if in[i].TypeMatch(out[i]) {
+			continue
+		}
+		if in[i].Weak && equalInts(in[i].Shape, out[i].Shape) {
+			if retry == nil {
+				retry = append([]ir.Aval{}, in...)
+			}
+			retry[i] = out[i]
+			continue
+		}
+		throw(BranchMismatch, "%s must return a carry of the same types as its input: carry %d is %s on input but %s on output "+
+			"(the carry's shape and dtype are fixed for the whole loop)", what, i, in[i], out[i])
+	}
+	return retry
+}
+
+// convertAll converts leaves to the given types (for carry promotion).
+func convertAll(leaves []Array, avals []ir.Aval) []Array {
+	out := make([]Array, len(leaves))
+	for i, l := range leaves {
+		out[i] = convertTo(l, avals[i].DType, avals[i].Weak)
+	}
+	return out
+}

@@ -162,3 +162,19 @@ func Relu(x Array) Array { return x.Max(0) }
 func Softplus(x Array) Array {
 	return x.Abs().Neg().Exp().Log1p().Add(x.Max(0))
 }
+
+// Where chooses x where cond is true and y elsewhere, elementwise (one
+// select_n equation: `select_n cond y x`). cond, x and y broadcast together;
+// each may be an Array or a Go number.
+func Where(cond, x, y any) Array {
+	c, a, b := asArray(cond), asArray(x), asArray(y)
+	if c.Dtype() != Bool {
+		c = c.Ne(0)
+	}
+	dt, weak := promote(a.val().aval, b.val().aval)
+	a, b = convertTo(a, dt, weak), convertTo(b, dt, weak)
+	shape := broadcastShapes("Where", broadcastShapes("Where", c.val().aval.Shape, a.val().aval.Shape), b.val().aval.Shape)
+	c, a, b = broadcastTo(c, shape), broadcastTo(a, shape), broadcastTo(b, shape)
+	out := ir.Aval{Shape: shape, DType: dt, Weak: weak}
+	return bind(ir.SelectN, nil, []ir.Aval{out}, c, b, a)[0]
+}

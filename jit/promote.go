@@ -139,3 +139,6 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// Astype converts a to dtype dt (strongly typed).
+func (a Array) Astype(dt DType) Array { return convertTo(a, dt, false) }

@@ -330,3 +330,25 @@ func (t *treeDef) write(b *strings.Builder) {
 		b.WriteString("}")
 	}
 }
+
+// flattenTree flattens a pytree value of static type T into Array leaves.
+func flattenTree[T any](x T, path string) ([]Array, *treeDef) {
+	f := &flattener{}
+	tree := f.walk(reflect.TypeFor[T](), reflect.ValueOf(&x).Elem(), path)
+	arrs := make([]Array, len(f.leaves))
+	for i, l := range f.leaves {
+		arrs[i] = l.arr
+	}
+	return arrs, tree
+}
+
+// unflattenTree rebuilds a value of type T from leaves.
+func unflattenTree[T any](tree *treeDef, leaves []Array) T {
+	next := 0
+	v := tree.build(leaves, &next)
+	if !v.IsValid() {
+		var zero T
+		return zero
+	}
+	return v.Interface().(T)
+}

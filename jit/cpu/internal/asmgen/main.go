@@ -266,7 +266,7 @@ var unaries = []unary{
 
 // mulAdd describes a float32 multiply-add kernel d = a*b ± c (or c - a*b)
 // over eight lanes per iteration: the product is rounded to float32 before
-// the addition (vmulps, then op with c in %s), as in ops_float.go's
+// the addition (vmulps, then op with c in %s), as in ops_muladd.go's
 // mulAddLoop; scalar kernels read c[0] only.
 type mulAdd struct {
 	name   string

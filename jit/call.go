@@ -1,64 +1,65 @@
 package jit
 
 import (
-	"fmt"
 	"reflect"
-	"time"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// trace traces the function for a signature into a closed jaxpr.
-func (c *funcCore) trace(kind string, sig *signature) (tr *Traced, err error) {
-	defer recoverError(&err)
-	start := time.Now()
-	t := pushTrace(kind, c.name)
-	defer t.pop()
-	cj, outTree := c.traceInto(t, sig)
-	for i, src := range t.constSrc {
-		if src.buf == nil {
-			throw(LeakedTracer, "%s captures a traced value of an enclosing trace (%s); pass it as an argument instead", c.name, src.aval)
+// callReflect is Call for any function type.
+func (c *funcCore) callReflect(args []reflect.Value) []reflect.Value {
+	if currentTrace() != nil {
+		return c.callNested(args)
+	}
+	bk := c.backendName()
+	f := c.flattenFast(args)
+	f.key = append(f.key, bk...)
+	e := c.lookup(f.key, func() *signature {
+		f2, tree2 := c.flattenArgs(args, false, true)
+		return f2.signature(tree2, bk)
+	})
+	outs := e.compiled.run(f.leaves)
+	return e.compiled.outTree.buildTuple(outs)
+}
+
+// callArrays is Call for functions of Arrays returning one Array, without
+// reflection on the cache-hit path.
+func (c *funcCore) callArrays(xs []Array) Array {
+	var kb [160]byte
+	var bb [3]*ir.Buffer
+	key, bufs := kb[:0], bb[:0]
+	for _, x := range xs {
+		v := x.val()
+		if v.t != nil {
+			return c.callSlow(xs)
 		}
-		cj.Consts = append(cj.Consts, t.constSrc[i].buf)
+		key = appendAval(append(key, 'L'), v.aval)
+		bufs = append(bufs, v.buf)
 	}
-	d := time.Since(start)
-	c.mu.Lock()
-	c.stats.Traces++
-	c.stats.TraceTime += d
-	c.stats.LastTraceTime = d
-	c.mu.Unlock()
-	if logCompiles.Load() {
-		logf("Finished tracing %s for %s in %.9f sec", c.name, kind, d.Seconds())
+	if currentTrace() != nil {
+		return c.callSlow(xs)
 	}
-	return &Traced{core: c, cj: cj, sig: sig, outTree: outTree}, nil
+	bk := c.backendName()
+	key = append(key, bk...)
+	e := c.lookup(key, func() *signature {
+		f, tree := c.flattenArgs(reflectValues(xs), false, true)
+		return f.signature(tree, bk)
+	})
+	return e.compiled.runBuffers(bufs)[0]
 }
 
-// traceInto runs the function on fresh tracers of t for the signature's
-// leaves and returns the jaxpr (constants not yet attached) and the result
-// structure.
-func (c *funcCore) traceInto(t *trace, sig *signature) (*ir.ClosedJaxpr, *treeDef) {
-	outs, outTree := runTraced(t, c.fn, c.name, sig.tree, sig.avals, sig.paths)
-	return &ir.ClosedJaxpr{Jaxpr: t.jaxpr(outs), Name: c.name}, outTree
+// callSlow is callArrays through the general path (inside a trace).
+func (c *funcCore) callSlow(xs []Array) Array {
+	return c.callReflect(reflectValues(xs))[0].Interface().(Array)
 }
 
-// runTraced calls fn on fresh tracers of t (one per aval, named by paths,
-// arranged as tree) and flattens its results.
-func runTraced(t *trace, fn reflect.Value, name string, tree *treeDef, avals []ir.Aval, paths []string) ([]Array, *treeDef) {
-	tracers := make([]Array, len(avals))
-	for i, a := range avals {
-		tracers[i] = t.newArg(a, paths[i])
+// reflectValues wraps Arrays as call arguments for callReflect.
+func reflectValues(xs []Array) []reflect.Value {
+	vs := make([]reflect.Value, len(xs))
+	for i, x := range xs {
+		vs[i] = reflect.ValueOf(x)
 	}
-	res := fn.Call(tree.buildTuple(tracers))
-	fo := &flattener{outputs: true}
-	outTree := &treeDef{kind: tupleNode}
-	for i, r := range res {
-		outTree.children = append(outTree.children, fo.walk(fn.Type().Out(i), r, fmt.Sprintf("result %d of %s", i, name)))
-	}
-	outs := make([]Array, len(fo.leaves))
-	for i, l := range fo.leaves {
-		outs[i] = l.arr
-	}
-	return outs, outTree
+	return vs
 }
 
 // nestedEntry caches the jaxpr of a jitted function called inside another
@@ -96,6 +97,8 @@ func (c *funcCore) callNested(args []reflect.Value) []reflect.Value {
 	return ne.outTree.buildTuple(outs)
 }
 
+// traceNested traces the function for sig in a trace nested in the current
+// one, its captured values turned into leading inputs.
 func (c *funcCore) traceNested(sig *signature) *nestedEntry {
 	t := pushTrace("jit", c.name)
 	defer t.pop()
