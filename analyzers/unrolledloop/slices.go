@@ -169,6 +169,9 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 		}
 		return l
 	case *ast.CallExpr:
+		if c.r.Info.Types[e.Fun].IsType() && len(e.Args) == 1 {
+			return c.lengthOf(e.Args[0], b) // a conversion: seq(xs)
+		}
 		if traced.IsBuiltin(c.r.Info, e.Fun, "make") && len(e.Args) > 1 {
 			if n, ok := c.intValue(e.Args[1], b); ok {
 				return sliceLen{n: n, known: true, at: e}
@@ -201,6 +204,9 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 			}
 			if !l.known {
 				total.known = false
+			}
+			if l.at != nil && l.n > 0 {
+				total.at = l.at // point at what adds the elements
 			}
 			total.n += l.n
 		}
