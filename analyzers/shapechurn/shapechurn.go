@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -151,7 +152,7 @@ func (s *shapes) elementsVary(x ast.Expr) bool {
 			}
 		}
 	case *ast.CallExpr:
-		values, _ := s.r.Returns(x)
+		values, _ := s.r.Returns(x, 0)
 		for _, ret := range values {
 			if s.inner(s.loop).elementsVary(ret.Value) {
 				return true
@@ -173,29 +174,104 @@ func (s *shapes) appendVaries(app *ast.CallExpr) bool {
 }
 
 // helperVaries reports whether a function of the package returns an array
-// whose shape changes between iterations: its arguments that change make
-// the shape of what it returns change (tokenize(s) with a new s each time).
+// whose shape changes between iterations: the arguments that change (and
+// do not merely cycle through a few values) reach a size inside it
+// (tokenize(s) with a new s each time), or it reads state that it advances
+// itself (a loader's Next that moves its position).
 func (s *shapes) helperVaries(call *ast.CallExpr) bool {
 	if s.depth > maxHelperDepth {
 		return false
 	}
-	values, _ := s.r.Returns(call)
-	for _, ret := range values {
-		var varying []*types.Var
-		for i, p := range s.r.Params(ret.Func) {
-			if p == nil || i >= len(call.Args) {
-				continue
+	for _, k := range arrayResults(s.r.Info.TypeOf(call)) {
+		values, _ := s.r.Returns(call, k)
+		for _, ret := range values {
+			varying := stateWrites(s.r.Info, ret.Func)
+			for i, p := range s.r.Params(ret.Func) {
+				if p == nil || i >= len(call.Args) {
+					continue
+				}
+				if arg := call.Args[i]; s.argVaries(arg) {
+					varying = append(varying, p)
+				}
 			}
-			arg := call.Args[i]
-			if s.loop.Varies(arg) || traced.IsArray(s.r.Info.TypeOf(arg)) && s.varies(arg) {
-				varying = append(varying, p)
+			if len(varying) > 0 && s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), varying)).varies(ret.Value) {
+				return true
 			}
-		}
-		if len(varying) > 0 && s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), varying)).varies(ret.Value) {
-			return true
 		}
 	}
 	return false
+}
+
+// argVaries reports whether an argument of a helper takes a new value (or,
+// for an array, a new shape) on each iteration, beyond a few values that
+// repeat (min(8<<epoch, 32) over 14 epochs is 3 values: at most 3 shapes).
+func (s *shapes) argVaries(arg ast.Expr) bool {
+	if traced.IsArray(s.r.Info.TypeOf(arg)) {
+		return s.varies(arg)
+	}
+	if !s.loop.Varies(arg) {
+		return false
+	}
+	if s.loop.Stmt == nil {
+		return true // a helper's scope: no iterations to count
+	}
+	k, few := s.r.FewValues(s.loop, arg)
+	tc := traced.Trips(s.r.Info, s.loop.Stmt)
+	return !few || tc.Known && k >= tc.N
+}
+
+// arrayResults returns the indexes of the results of type jit.Array in t,
+// the type of a call.
+func arrayResults(t types.Type) []int {
+	if tuple, ok := t.(*types.Tuple); ok {
+		var out []int
+		for i := range tuple.Len() {
+			if traced.IsArray(tuple.At(i).Type()) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	if traced.IsArray(t) {
+		return []int{0}
+	}
+	return nil
+}
+
+// stateWrites returns the variables outside a function that it changes,
+// whose values it may read again on its next call: its receiver, when it
+// assigns through it (l.pos++), and package variables it assigns.
+func stateWrites(info *types.Info, fn ast.Node) []*types.Var {
+	var out []*types.Var
+	var recv *types.Var
+	if fd, ok := fn.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
+		recv, _ = info.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	}
+	write := func(lhs ast.Expr) {
+		id := traced.RootIdent(lhs)
+		if id == nil {
+			return
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || slices.Contains(out, v) {
+			return
+		}
+		if v == recv && lhs != ast.Expr(id) || v.Parent() != nil && v.Parent() == v.Pkg().Scope() {
+			out = append(out, v)
+		}
+	}
+	ast.Inspect(traced.FuncBody(fn), func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				write(ast.Unparen(lhs))
+			}
+		case *ast.IncDecStmt:
+			write(ast.Unparen(n.X))
+		}
+		return true
+	})
+	return out
 }
 
 // call handles the jit operations that make or change shapes.
@@ -237,7 +313,7 @@ func (s *shapes) call(call *ast.CallExpr) bool {
 	case "Concatenate", "Where":
 		return s.anyArray(args)
 	case "":
-		return traced.IsArray(s.r.Info.TypeOf(call)) && s.helperVaries(call)
+		return s.helperVaries(call)
 	}
 	return false
 }

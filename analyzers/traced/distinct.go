@@ -32,6 +32,9 @@ func (r *Result) distinct(l *Loop, e ast.Expr, seen map[types.Object]bool) (int6
 			return 2, true
 		}
 	}
+	if n, ok := r.enumerate(l, e); ok {
+		return n, true
+	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.BinaryExpr:
 		if e.Op == token.REM {
@@ -43,8 +46,13 @@ func (r *Result) distinct(l *Loop, e ast.Expr, seen map[types.Object]bool) (int6
 		}
 	case *ast.IndexExpr:
 		n, ok := r.tableSize(e.X)
-		if k, kok := r.distinct(l, e.Index, seen); ok && kok {
-			n = min(n, k) // table[i%k]: at most k of its elements
+		if k, kok := r.distinct(l, e.Index, seen); kok && (ok || !l.Varies(e.X)) {
+			// table[i%k], phase[step%2 == 0]: at most k of the elements
+			// of a table that the loop does not change.
+			if !ok || k < n {
+				n = k
+			}
+			return n, true
 		}
 		return n, ok
 	case *ast.CallExpr:
@@ -130,7 +138,7 @@ func (r *Result) ConstSet(x ast.Expr) (int64, bool) {
 // elements of a literal of constants that they range over (a bucket
 // chooser).
 func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
-	values, ok := r.returns(call)
+	values, ok := r.returns(call, 0)
 	seen := map[string]bool{}
 	for _, v := range values {
 		consts := []ast.Expr{v.Value}

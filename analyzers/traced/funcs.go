@@ -232,7 +232,7 @@ func (r *Result) returnedFuncs(call *ast.CallExpr) []ast.Node {
 	if t := r.Info.TypeOf(call); t == nil || !holdsFunc(t) {
 		return nil
 	}
-	values, _ := r.returns(call)
+	values, _ := r.returns(call, 0)
 	var out []ast.Node
 	for _, v := range values {
 		if r.returning[v.Func] {

@@ -154,8 +154,12 @@ func (l *Loop) scanAssignments(n ast.Node) {
 					continue
 				}
 				l.markVar(id)
-				if obj := l.info.Uses[id]; obj != nil && lhs == ast.Expr(id) && len(s.Lhs) == len(s.Rhs) {
-					l.assigned[obj] = append(l.assigned[obj], s.Rhs[i])
+				if obj := l.info.Uses[id]; obj != nil && lhs == ast.Expr(id) {
+					if len(s.Lhs) == len(s.Rhs) {
+						l.assigned[obj] = append(l.assigned[obj], s.Rhs[i])
+					} else {
+						l.assigned[obj] = append(l.assigned[obj], s.Rhs...) // x, ok = it.Next()
+					}
 				}
 			}
 		case *ast.IncDecStmt:
@@ -270,6 +274,9 @@ func Trips(info *types.Info, stmt ast.Stmt) TripCount {
 		if lit, ok := ast.Unparen(s.X).(*ast.CompositeLit); ok {
 			return TripCount{N: int64(len(lit.Elts)), Known: true, Structure: true}
 		}
+		if a, ok := arrayType(t); ok {
+			return TripCount{N: a.Len(), Known: true, Structure: true}
+		}
 		if rangesOverElements(t) {
 			return TripCount{Structure: true}
 		}
@@ -277,6 +284,15 @@ func Trips(info *types.Info, stmt ast.Stmt) TripCount {
 		return forTrips(info, s)
 	}
 	return TripCount{}
+}
+
+// arrayType returns the array type of t, or of what t points to.
+func arrayType(t types.Type) (*types.Array, bool) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	a, ok := t.Underlying().(*types.Array)
+	return a, ok
 }
 
 // rangesOverElements reports whether ranging over a value of type t walks

@@ -14,17 +14,16 @@ type Return struct {
 }
 
 // Returns returns the values that the functions of this package that call
-// may run return, from their return statements with one result. ok is
-// false when no callee is known here or one of them returns otherwise (a
-// bare return, several results).
-func (r *Result) Returns(call *ast.CallExpr) (values []Return, ok bool) {
+// may run return as their result k, from their return statements. ok is
+// false when no callee is known here or one of them has a bare return.
+func (r *Result) Returns(call *ast.CallExpr, k int) (values []Return, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.returns(call)
+	return r.returns(call, k)
 }
 
 // returns is Returns without the lock.
-func (r *Result) returns(call *ast.CallExpr) (values []Return, ok bool) {
+func (r *Result) returns(call *ast.CallExpr, k int) (values []Return, ok bool) {
 	callees, _ := r.callees(call)
 	ok = len(callees) > 0
 	for _, c := range callees {
@@ -33,8 +32,8 @@ func (r *Result) returns(call *ast.CallExpr) (values []Return, ok bool) {
 			case *ast.FuncLit:
 				return false // its returns are its own
 			case *ast.ReturnStmt:
-				if len(n.Results) == 1 {
-					values = append(values, Return{c, n.Results[0]})
+				if k < len(n.Results) {
+					values = append(values, Return{c, n.Results[k]})
 				} else {
 					ok = false
 				}

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -217,26 +218,47 @@ func writesThrough(info *types.Info, lhs ast.Expr) bool {
 	}
 }
 
-// seededHere reports whether call draws from a generator that the traced
-// function fn makes itself from constant seeds (rng := rand.New(rand.NewSource(7))):
-// it yields the same numbers on every call, traced or not, so freezing
+// seededHere reports whether call draws from a generator that traced code
+// makes itself from constant seeds or static arguments
+// (rng := rand.New(rand.NewSource(7)) in the traced function, or in every
+// traced caller that passes rng to this helper): it yields the same numbers
+// on every call with the same static arguments, traced or not, so freezing
 // them into the program changes nothing.
 func seededHere(r *traced.Result, fn *traced.Func, call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
 	}
-	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok {
+	return deterministicGenerator(r, fn, sel.X, map[*traced.Func]bool{})
+}
+
+// deterministicGenerator reports whether e, an expression of fn, holds a
+// generator made in traced code from constants and static arguments.
+func deterministicGenerator(r *traced.Result, fn *traced.Func, e ast.Expr, seen map[*traced.Func]bool) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || seen[fn] {
 		return false
 	}
 	v, ok := r.Info.Uses[id].(*types.Var)
 	if !ok || v.Pos() < fn.Node.Pos() || v.Pos() >= fn.Node.End() {
 		return false
 	}
+	if i := slices.Index(fn.Params, v); i >= 0 {
+		if len(fn.Jitted) > 0 || fn.Entry != "" || len(fn.CalledFrom) == 0 {
+			return false // its callers are not all in traced code
+		}
+		seen[fn] = true
+		defer delete(seen, fn)
+		for _, cs := range fn.CalledFrom {
+			if i >= len(cs.Call.Args) || !deterministicGenerator(r, cs.In, cs.Call.Args[i], seen) {
+				return false
+			}
+		}
+		return true
+	}
 	values := traced.Assigned(r.Info, fn.Node, v)
 	for _, val := range values {
-		if !constantGenerator(r.Info, val) {
+		if !constantGenerator(r, fn, val) {
 			return false
 		}
 	}
@@ -244,20 +266,31 @@ func seededHere(r *traced.Result, fn *traced.Func, call *ast.CallExpr) bool {
 }
 
 // constantGenerator reports whether e makes a math/rand generator from
-// constants only: rand.New(rand.NewSource(7)), rand.New(rand.NewPCG(1, 2)).
-func constantGenerator(info *types.Info, e ast.Expr) bool {
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return info.Types[e].Value != nil
+// constants and static arguments of fn only: rand.New(rand.NewSource(7)),
+// rand.New(rand.NewPCG(seed, 2)) with seed static.
+func constantGenerator(r *traced.Result, fn *traced.Func, e ast.Expr) bool {
+	if r.Info.Types[e].Value != nil {
+		return true
 	}
-	callee, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || callee.Pkg() == nil || !notEffects[callee.Pkg().Path()][callee.Name()] || callee.Signature().Recv() != nil {
-		return false
-	}
-	for _, a := range call.Args {
-		if !constantGenerator(info, a) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := r.Info.Uses[e].(*types.Var)
+		_, static := fn.Static[v]
+		return ok && static
+	case *ast.CallExpr:
+		if r.Info.Types[e.Fun].IsType() && len(e.Args) == 1 {
+			return constantGenerator(r, fn, e.Args[0]) // int64(seed)
+		}
+		callee, ok := typeutil.Callee(r.Info, e).(*types.Func)
+		if !ok || callee.Pkg() == nil || !notEffects[callee.Pkg().Path()][callee.Name()] || callee.Signature().Recv() != nil {
 			return false
 		}
+		for _, a := range e.Args {
+			if !constantGenerator(r, fn, a) {
+				return false
+			}
+		}
+		return true
 	}
-	return true
+	return false
 }

@@ -20,15 +20,17 @@ type sliceLen struct {
 	n        int64 // the length, when known
 	known    bool
 	fromData bool     // built by a loop over data, or with a length not known
+	shape    ast.Expr // the length is this size of an array (make([]T, x.Shape()[0]))
 	at       ast.Node // where it is built
 	why      string   // how, for the message
 }
 
-// sliceBound reports a loop over the elements of x (or of x[k:]), a slice
-// parameter of fn, when a call of fn's jitted wrapper passes a slice longer
-// than the limit or one built from data (directly, or through traced
-// functions that pass their own parameter on); or, when x is a variable
-// that fn captures, when the code that builds it makes it so.
+// sliceBound reports a loop over the elements of x (or of x[k:]) when its
+// length is more than the limit, grows with the data, or is a size of an
+// array: for a slice parameter of fn, from what the calls of fn's jitted
+// wrapper pass (directly, or through traced functions that pass their own
+// parameter on); for a slice that fn builds, calls a helper for or
+// captures, from how it is built.
 func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.Diagnostic) bool {
 	var skip int64
 	if se, ok := ast.Unparen(x).(*ast.SliceExpr); ok && se.High == nil {
@@ -37,36 +39,40 @@ func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.D
 		}
 		x = se.X
 	}
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, _ := c.r.Info.Uses[id].(*types.Var)
-	index := paramIndex(fn, v)
-	sites := []site{{arg: id}}
-	if index >= 0 {
-		sites = c.sliceSites(fn, index, map[*traced.Func]bool{})
-	} else if v == nil || v.Pos() >= fn.Node.Pos() && v.Pos() < fn.Node.End() {
-		return false // a slice the traced function builds itself is counted where it is built
+	name := types.ExprString(x)
+	sites := []site{{arg: x}}
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		v, _ := c.r.Info.Uses[id].(*types.Var)
+		if index := paramIndex(fn, v); index >= 0 {
+			sites = c.sliceSites(fn, index, map[*traced.Func]bool{})
+		}
 	}
 	for _, s := range sites {
-		l := c.lengthOf(s.arg, nil)
-		passes := "the slice " + id.Name + " is built"
+		var l sliceLen
+		passes := ""
 		if s.call != nil {
+			l = c.lengthOf(s.arg, nil)
 			passes = "the call at " + c.r.Where(s.call.Pos()) + " passes a slice"
+		} else {
+			l = c.lengthOf(s.arg, c.factory(fn))
 		}
 		n := l.n - skip
 		switch {
-		case l.fromData:
+		case l.shape != nil:
+			d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, whose length is a size of an array (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s",
+				name, types.ExprString(l.shape), max(ops, 1), advice)
+		case l.fromData && s.call != nil:
 			d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, and %s %s: the unrolled length grows with the data (about %d equations per element); %s",
-				id.Name, passes, l.why, max(ops, 1), advice)
+				name, passes, l.why, max(ops, 1), advice)
 		case l.known && n > c.max && s.call != nil:
 			d.Message = fmt.Sprintf("loop is unrolled into the trace %d times (once per element of %s; the call at %s passes %d) → %s; %s",
-				n, id.Name, c.r.Where(s.call.Pos()), l.n, equations(n, ops), advice)
+				n, name, c.r.Where(s.call.Pos()), l.n, equations(n, ops), advice)
 		case l.known && n > c.max:
 			d.Message = fmt.Sprintf("loop is unrolled into the trace %d times (once per element of %s, which has %d) → %s; %s",
-				n, id.Name, l.n, equations(n, ops), advice)
+				n, name, l.n, equations(n, ops), advice)
 		default:
+			// A slice built in traced code by ranging over a pytree is
+			// structure; only its call sites can say it grows with the data.
 			continue
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: l.at.Pos(), End: l.at.End(), Message: "the slice is built here"})
@@ -115,45 +121,6 @@ func (c *checker) sliceSites(fn *traced.Func, index int, seen map[*traced.Func]b
 	return out
 }
 
-// binding gives the parameters of a helper whose result is being followed
-// the arguments of the call that runs it (sequence(48) binds n to 48).
-type binding struct {
-	params []*types.Var
-	call   *ast.CallExpr
-	outer  *binding
-	depth  int
-}
-
-// maxHelperDepth bounds how deep lengthOf follows helpers that call helpers.
-const maxHelperDepth = 4
-
-// arg returns the argument bound to e when e names a parameter of the
-// helper, with the binding it is evaluated in.
-func (b *binding) arg(info *types.Info, e ast.Expr) (ast.Expr, *binding) {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if b == nil || !ok {
-		return nil, nil
-	}
-	for i, p := range b.params {
-		if p != nil && info.Uses[id] == p && i < len(b.call.Args) {
-			return b.call.Args[i], b.outer
-		}
-	}
-	return nil, nil
-}
-
-// intValue is traced.MaxInt, with parameters of helpers replaced by the
-// arguments their calls pass.
-func (c *checker) intValue(e ast.Expr, b *binding) (int64, bool) {
-	if n, ok := traced.MaxInt(c.r.Info, e, c.r.PathTo(e)); ok {
-		return n, true
-	}
-	if a, outer := b.arg(c.r.Info, e); a != nil {
-		return c.intValue(a, outer)
-	}
-	return 0, false
-}
-
 // lengthOf works out the length of the slice e: a literal, make with a
 // length, a slice of a slice, a variable filled by appends in loops, or
 // what a helper of the package returns for the arguments it is given (b
@@ -175,6 +142,9 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 		if traced.IsBuiltin(c.r.Info, e.Fun, "make") && len(e.Args) > 1 {
 			if n, ok := c.intValue(e.Args[1], b); ok {
 				return sliceLen{n: n, known: true, at: e}
+			}
+			if c.fromShape(e.Args[1], b) {
+				return sliceLen{shape: e.Args[1], at: e}
 			}
 			if mentionsLen(c.r.Info, e.Args[1]) {
 				return sliceLen{fromData: true, at: e, why: fmt.Sprintf("made with length %s", types.ExprString(e.Args[1]))}
@@ -199,7 +169,7 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 			} else {
 				l = c.lengthOf(val, b)
 			}
-			if l.fromData {
+			if l.fromData || l.shape != nil {
 				return l
 			}
 			if !l.known {
@@ -219,11 +189,8 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 // returns: the longest of its return values, with its parameters bound to
 // the call's arguments.
 func (c *checker) returnedLength(call *ast.CallExpr, b *binding) sliceLen {
-	depth := 0
-	if b != nil {
-		depth = b.depth + 1
-	}
-	values, ok := c.r.Returns(call)
+	depth := b.deeper()
+	values, ok := c.r.Returns(call, 0)
 	if !ok || depth > maxHelperDepth {
 		return sliceLen{}
 	}
@@ -232,7 +199,7 @@ func (c *checker) returnedLength(call *ast.CallExpr, b *binding) sliceLen {
 		inner := &binding{params: c.r.Params(v.Func), call: call, outer: b, depth: depth}
 		l := c.lengthOf(v.Value, inner)
 		switch {
-		case l.fromData:
+		case l.fromData || l.shape != nil:
 			return l
 		case !l.known:
 			return sliceLen{}
@@ -256,6 +223,11 @@ func (c *checker) appended(app *ast.CallExpr, b *binding) sliceLen {
 		tc := traced.Trips(c.r.Info, loop)
 		if !tc.Known && tc.Bound != nil {
 			tc.N, tc.Known = c.intValue(tc.Bound, b)
+		}
+		if rs, ok := loop.(*ast.RangeStmt); ok && tc.Structure && !tc.Known {
+			if l := c.lengthOf(rs.X, b); l.known {
+				tc.N, tc.Known = l.n, true
+			}
 		}
 		switch {
 		case tc.Known:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 //go:embed doc.go
@@ -89,9 +90,17 @@ func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic
 			return c.sliceBound(fn, arg, ops, d)
 		}
 		return false
-	case c.fromShape(fn, tc.Bound):
+	case c.fromShape(tc.Bound, c.factory(fn)):
 		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s",
 			types.ExprString(tc.Bound), max(ops, 1), advice)
+		return true
+	}
+	if n, ok := c.intValue(tc.Bound, c.factory(fn)); ok && !c.isParam(fn, tc.Bound) {
+		if n <= c.max {
+			return false
+		}
+		d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d) → %s; %s",
+			n, types.ExprString(tc.Bound), n, equations(n, ops), advice)
 		return true
 	}
 	id, ok := ast.Unparen(tc.Bound).(*ast.Ident)
@@ -134,7 +143,7 @@ func (c *checker) paramBound(fn *traced.Func, index int, ops int, d *analysis.Di
 			continue
 		}
 		arg := cs.Call.Args[index]
-		if n, ok := traced.MaxInt(c.r.Info, arg, c.r.PathTo(cs.Call)); ok {
+		if n, ok := c.intValue(arg, nil); ok {
 			if n > c.max {
 				d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d at %s) → %s; %s",
 					n, v.Name(), n, c.r.Where(cs.Call.Pos()), equations(n, ops), advice)
@@ -187,7 +196,7 @@ func (c *checker) staticBound(fn *traced.Func, name string, index int, ops int, 
 	var worst *site
 	var worstN int64
 	for i, s := range sites {
-		n, ok := traced.MaxInt(c.r.Info, s.arg, c.r.PathTo(s.call))
+		n, ok := c.intValue(s.arg, nil)
 		if !ok {
 			d.Message = fmt.Sprintf("loop is unrolled into the trace %s times, and the static argument %s is set to %s at %s, not a known constant: the unrolled length is unbounded; %s",
 				name, name, types.ExprString(s.arg), c.r.Where(s.call.Pos()), advice)
@@ -221,13 +230,14 @@ func paramOf(info *types.Info, fd *ast.FuncDecl, e ast.Expr) int {
 	return -1
 }
 
-// fromShape reports whether e uses the Shape or Size of an array, directly
-// or through a variable of fn defined from one (n := x.Shape()[0]). Ndim
-// is a small number, not a length.
-func (c *checker) fromShape(fn *traced.Func, e ast.Expr) bool {
+// fromShape reports whether e uses the Shape or Size of an array,
+// directly, through variables defined from one (n := x.Shape()[0]), or
+// through the parameters of the helpers b binds. Ndim is a small number,
+// not a length.
+func (c *checker) fromShape(e ast.Expr, b *binding) bool {
 	seen := map[types.Object]bool{}
-	var visit func(e ast.Expr) bool
-	visit = func(e ast.Expr) bool {
+	var visit func(e ast.Expr, b *binding) bool
+	visit = func(e ast.Expr, b *binding) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -237,10 +247,13 @@ func (c *checker) fromShape(fn *traced.Func, e ast.Expr) bool {
 					found = true
 				}
 			case *ast.Ident:
-				if v, ok := c.r.Info.Uses[n].(*types.Var); ok && !seen[v] {
+				if a, outer := b.arg(c.r.Info, n); a != nil {
+					found = found || visit(a, outer)
+				} else if v, ok := c.r.Info.Uses[n].(*types.Var); ok && !seen[v] {
 					seen[v] = true
-					for _, def := range traced.Assigned(c.r.Info, fn.Body, v) {
-						found = found || visit(def)
+					values, _ := c.r.DeclValues(v)
+					for _, def := range values {
+						found = found || visit(def, b)
 					}
 				}
 			}
@@ -248,7 +261,26 @@ func (c *checker) fromShape(fn *traced.Func, e ast.Expr) bool {
 		})
 		return found
 	}
-	return visit(e)
+	return visit(e, b)
+}
+
+// factory binds the parameters of the function that returns fn, a
+// closure jitted as jit.Jit(makePenalty(cfg)), to the arguments of that
+// call (nil when fn is not such a closure, or is jitted through several).
+func (c *checker) factory(fn *traced.Func) *binding {
+	lit, ok := fn.Node.(*ast.FuncLit)
+	if !ok || len(fn.Jitted) != 1 || len(fn.Jitted[0].Call.Args) == 0 {
+		return nil
+	}
+	call, ok := ast.Unparen(fn.Jitted[0].Call.Args[0]).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	encl, ok := traced.EnclosingFunc(c.r.PathTo(lit)).(*ast.FuncDecl)
+	if !ok || typeutil.Callee(c.r.Info, call) != c.r.Info.Defs[encl.Name] {
+		return nil
+	}
+	return &binding{params: traced.ParamVars(c.r.Info, encl.Type), call: call}
 }
 
 // mentionsLen reports whether e calls the builtin len (the length of a
@@ -262,6 +294,17 @@ func mentionsLen(info *types.Info, e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// isParam reports whether e names a parameter of fn (whose bound
+// paramBound explains from the calls).
+func (c *checker) isParam(fn *traced.Func, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := c.r.Info.Uses[id].(*types.Var)
+	return paramIndex(fn, v) >= 0
 }
 
 // paramIndex returns the index of v among fn's parameters, or -1.
