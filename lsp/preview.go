@@ -77,12 +77,6 @@ const (
 	modeMeasure previewMode = "measure" // trace, lower, compile, time calls
 )
 
-// previewError is a failure shown to the user as is (build errors, panics
-// in user code, timeouts).
-type previewError struct{ msg string }
-
-func (e *previewError) Error() string { return e.msg }
-
 // buildInput is everything a harness build depends on.
 type buildInput struct {
 	res     *pkgResult
@@ -344,4 +338,33 @@ func tail(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// runPreview checks trust and the signature, then previews tf.
+func (s *Server) runPreview(ctx context.Context, res *pkgResult, tf *tracedFunc, mode previewMode) (*previewResult, error) {
+	if !s.trusted() {
+		return nil, &previewError{untrustedHelp}
+	}
+	if tf.sigErr != "" {
+		return nil, &previewError{fmt.Sprintf("%s cannot be previewed: %s", tf.name, tf.sigErr)}
+	}
+	in, err := s.previews.prepare(res, res.traced)
+	if err != nil {
+		return nil, err
+	}
+	if r := s.previews.cached(in, tf.name, mode); r != nil {
+		return r, nil
+	}
+	title := "jitls: tracing " + tf.name
+	if mode == modeMeasure {
+		title = "jitls: measuring the compile cost of " + tf.name
+	}
+	pr := s.startProgress(ctx, title)
+	r, err := s.previews.preview(ctx, in, tf.name, mode, pr.report)
+	if err != nil {
+		pr.end("failed")
+		return nil, err
+	}
+	pr.end("done")
+	return r, nil
 }
