@@ -28,7 +28,7 @@ type tracedFunc struct {
 	file     string // absolute path of the declaring file
 	nameSpan span   // the function's name in its declaration
 	declSpan span   // the whole declaration (for code lenses and hover)
-	jitCalls []span // jit.Jit(Name, ...) calls, for hover on the call
+	jitCalls []span // jit.Jit(Name, ...) and jit.MakeJaxpr(Name, ...) calls, for hover on the call
 	refs     []span // other uses of the function's name, for hover there too
 	static   []int  // StaticArgnums indices found at the jit.Jit call
 	sig      *types.Signature
@@ -107,8 +107,12 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 			tf.static = append(tf.static, i)
 		}
 		for _, j := range fn.Jitted {
-			tf.jitCalls = append(tf.jitCalls, mkSpan(j.Call))
 			tf.static = append(tf.static, j.Static...) // includes unnamed parameters, which Static lacks
+		}
+		for _, c := range fn.EntryCalls {
+			if name := traced.JitFunc(pkg.TypesInfo, c); name == "Jit" || name == "MakeJaxpr" {
+				tf.jitCalls = append(tf.jitCalls, mkSpan(c))
+			}
 		}
 		slices.Sort(tf.static)
 		tf.static = slices.Compact(tf.static)
