@@ -53,16 +53,21 @@ type dirState struct {
 
 // pkgResult is the outcome of one analysis of a package directory.
 type pkgResult struct {
-	gen      uint64
-	dir      string
-	pp       *parsedPackage
-	uni      *universe
-	diags    map[protocol.DocumentURI][]storedDiag
-	traced   []*tracedFunc
-	tr       *traced.Result // the traced analyzer's result (nil without jit)
-	mappers  map[string]*mapper
-	err      error
-	duration time.Duration
+	gen    uint64
+	dir    string
+	pp     *parsedPackage
+	uni    *universe
+	diags  map[protocol.DocumentURI][]storedDiag
+	traced []*tracedFunc
+	// transforms are the transformation calls of traced functions, as
+	// copies of them (scanTransforms); previewable is traced followed by
+	// transforms: what the package's preview harness traces.
+	transforms  []*tracedFunc
+	previewable []*tracedFunc
+	tr          *traced.Result // the traced analyzer's result (nil without jit)
+	mappers     map[string]*mapper
+	err         error
+	duration    time.Duration
 }
 
 // storedDiag is a published diagnostic and its quick fixes.
@@ -335,6 +340,8 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	}
 	traced, problems := scanTraced(res.pp.pkg, run.traced)
 	res.traced, res.tr = traced, run.traced
+	res.transforms = scanTransforms(res.pp.pkg, run.traced, traced)
+	res.previewable = append(slices.Clip(traced), res.transforms...)
 	for _, p := range problems {
 		if m := res.mappers[p.at.file]; m != nil {
 			u := fileURI(p.at.file)

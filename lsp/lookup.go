@@ -28,17 +28,27 @@ func (s *Server) resultFor(ctx context.Context, u protocol.DocumentURI) (*pkgRes
 }
 
 // tracedAt returns the traced function whose name (declared or used) or
-// jit.Jit call contains the byte offset off of file path, or nil.
+// jit.Jit or jit.MakeJaxpr call contains the byte offset off of file path,
+// or the transformed copy whose transformation call (or the jit.Jit call
+// of it) does; the innermost such span wins (F in jit.Vmap(F) is F, the
+// rest of the call its Vmap). nil when there is none.
 func (r *pkgResult) tracedAt(path string, off int) (*tracedFunc, span) {
-	for _, tf := range r.traced {
-		spans := append(append([]span{tf.nameSpan}, tf.refs...), tf.jitCalls...)
+	var found *tracedFunc
+	var at span
+	consider := func(tf *tracedFunc, spans []span) {
 		for _, sp := range spans {
-			if sp.file == path && sp.start <= off && off <= sp.end {
-				return tf, sp
+			if sp.file == path && sp.start <= off && off <= sp.end && (found == nil || sp.end-sp.start < at.end-at.start) {
+				found, at = tf, sp
 			}
 		}
 	}
-	return nil, span{}
+	for _, tf := range r.traced {
+		consider(tf, append(append([]span{tf.nameSpan}, tf.refs...), tf.jitCalls...))
+	}
+	for _, tf := range r.transforms {
+		consider(tf, tf.xform.spans)
+	}
+	return found, at
 }
 
 // tracedNamed returns the traced function called name, or nil.

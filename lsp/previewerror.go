@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -15,12 +16,22 @@ func (e *previewError) Error() string { return e.msg }
 func userError(tf *tracedFunc, r *previewResult) error {
 	switch {
 	case r.Panic != "":
-		return &previewError{fmt.Sprintf("%s panicked while being traced with (%s): %s\n%s", tf.name, tf.signature(), r.Panic, userStack(r.Stack))}
+		return &previewError{fmt.Sprintf("%s panicked while being traced with (%s): %s\n%s", tf.title(), tf.signature(), r.Panic, userStack(r.Stack))}
 	case r.Error != "":
-		return &previewError{fmt.Sprintf("%s with (%s): %s", tf.name, tf.signature(), r.Error)}
+		msg := r.Error
+		if tf.xform != nil {
+			// jit positions an error of the transformation itself (a Grad
+			// of a non-scalar, bad InAxes) at its caller: the harness
+			// line that stands for the user's call.
+			msg = harnessPos.ReplaceAllLiteralString(msg, tf.xform.pos)
+		}
+		return &previewError{fmt.Sprintf("%s with (%s): %s", tf.title(), tf.signature(), msg)}
 	}
 	return nil
 }
+
+// harnessPos matches a file:line of the generated harness.
+var harnessPos = regexp.MustCompile(`[^\s]*` + regexp.QuoteMeta(harnessFile) + `:[0-9]+`)
 
 // userStack keeps the frames of a panic's stack that are the user's: not
 // the runtime's, reflect's, testing's, jit's or the harness's. Each frame

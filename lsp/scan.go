@@ -19,8 +19,8 @@ import (
 const jitPkgPath = traced.JitPath
 
 // tracedFunc is a top-level function a preview can trace: one passed to
-// jit.Jit or jit.MakeJaxpr in its package, or marked //jit:traced or
-// //jit:args. Which functions are traced, their static arguments and
+// jit.Jit, jit.MakeJaxpr or a transformation (jit.Vmap, jit.Grad,
+// jit.ValueAndGrad) in its package, or marked //jit:traced or //jit:args. Which functions are traced, their static arguments and
 // what is an array are the traced analyzer's answers (scanTraced reads
 // its Result); the //jit:args directive is jitls's own.
 type tracedFunc struct {
@@ -33,16 +33,29 @@ type tracedFunc struct {
 	static   []int  // StaticArgnums indices found at the jit.Jit call
 	sig      *types.Signature
 
-	args      []argExpr // from the directive, or the f32[8] default
-	defaulted bool      // args are the f32[8] default, not a directive
-	sigErr    string    // why this function cannot be previewed, if it cannot
-	variant   string    // set on a copy traced with other args (a jaxpr diff's side)
+	args      []argExpr      // from the directive, or the f32[8] default
+	defaulted bool           // args are the f32[8] default, not a directive
+	sigErr    string         // why this function cannot be previewed, if it cannot
+	variant   string         // set on a copy traced with other args (a jaxpr diff's side, a transformation)
+	xform     *transformCall // set on a copy traced through a transformation call
 }
 
 // span is a byte range in one file.
 type span struct {
 	file       string
 	start, end int
+}
+
+// key names the function (or copy) in the harness and the preview caches.
+func (f *tracedFunc) key() string { return f.name + f.variant }
+
+// title names the function in hovers and messages: its name, or the
+// transformation call that a copy previews.
+func (f *tracedFunc) title() string {
+	if f.xform != nil {
+		return f.xform.label
+	}
+	return f.name
 }
 
 // signature returns the input signature in directive syntax.
@@ -60,10 +73,19 @@ type directiveProblem struct {
 	msg string
 }
 
-// previewEntries are the traced.Func entries a preview can trace: the
-// functions given to jit.Jit or jit.MakeJaxpr, and those marked
-// //jit:traced.
-var previewEntries = map[string]bool{"Jit": true, "MakeJaxpr": true, traced.MarkedTraced: true}
+// previewEntries are the jit entry points whose function a preview traces:
+// jit.Jit, jit.MakeJaxpr and the transformations (a function used only
+// transformed is previewed as written, and each transformation call as
+// transformed: see scanTransforms).
+var previewEntries = map[string]bool{"Jit": true, "MakeJaxpr": true, "Vmap": true, "Grad": true, "ValueAndGrad": true}
+
+// previewRoot reports whether a preview traces fn: it is marked
+// //jit:traced or given to one of previewEntries.
+func previewRoot(info *types.Info, fn *traced.Func) bool {
+	return fn.Entry == traced.MarkedTraced || slices.ContainsFunc(fn.EntryCalls, func(c *ast.CallExpr) bool {
+		return previewEntries[traced.JitFunc(info, c)]
+	})
+}
 
 // scanTraced returns the top-level functions of a type-checked package
 // that a preview can trace, from the traced analyzer's result r (nil when
@@ -96,7 +118,7 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 	}
 	for _, fn := range r.Funcs {
 		fd, ok := fn.Node.(*ast.FuncDecl)
-		if !ok || !previewEntries[fn.Entry] {
+		if !ok || !previewRoot(pkg.TypesInfo, fn) {
 			continue
 		}
 		tf := add(fd)
