@@ -53,21 +53,19 @@ type dirState struct {
 
 // pkgResult is the outcome of one analysis of a package directory.
 type pkgResult struct {
-	gen    uint64
-	dir    string
-	pp     *parsedPackage
-	uni    *universe
-	diags  map[protocol.DocumentURI][]storedDiag
-	traced []*tracedFunc
-	// transforms are the transformation calls of traced functions, as
-	// copies of them (scanTransforms); previewable is traced followed by
-	// transforms: what the package's preview harness traces.
-	transforms  []*tracedFunc
-	previewable []*tracedFunc
-	tr          *traced.Result // the traced analyzer's result (nil without jit)
-	mappers     map[string]*mapper
-	err         error
-	duration    time.Duration
+	gen      uint64
+	dir      string
+	pp       *parsedPackage
+	uni      *universe
+	diags    map[protocol.DocumentURI][]storedDiag
+	traced   []*tracedFunc
+	tr       *traced.Result // the traced analyzer's result (nil without jit)
+	mappers  map[string]*mapper
+	err      error
+	duration time.Duration
+
+	transforms  []*tracedFunc // the transformation calls of traced functions, as copies of them (scanTransforms)
+	previewable []*tracedFunc // traced, then transforms: what the package's preview harness traces
 }
 
 // storedDiag is a published diagnostic and its quick fixes.

@@ -20,7 +20,8 @@ const jitPkgPath = traced.JitPath
 
 // tracedFunc is a top-level function a preview can trace: one passed to
 // jit.Jit, jit.MakeJaxpr or a transformation (jit.Vmap, jit.Grad,
-// jit.ValueAndGrad) in its package, or marked //jit:traced or //jit:args. Which functions are traced, their static arguments and
+// jit.ValueAndGrad) in its package, or marked //jit:traced or
+// //jit:args. Which functions are traced, their static arguments and
 // what is an array are the traced analyzer's answers (scanTraced reads
 // its Result); the //jit:args directive is jitls's own.
 type tracedFunc struct {
@@ -33,11 +34,12 @@ type tracedFunc struct {
 	static   []int  // StaticArgnums indices found at the jit.Jit call
 	sig      *types.Signature
 
-	args      []argExpr      // from the directive, or the f32[8] default
-	defaulted bool           // args are the f32[8] default, not a directive
-	sigErr    string         // why this function cannot be previewed, if it cannot
-	variant   string         // set on a copy traced with other args (a jaxpr diff's side, a transformation)
-	xform     *transformCall // set on a copy traced through a transformation call
+	args      []argExpr // from the directive, or the f32[8] default
+	defaulted bool      // args are the f32[8] default, not a directive
+	sigErr    string    // why this function cannot be previewed, if it cannot
+	variant   string    // set on a copy traced with other args (a jaxpr diff's side, a transformation)
+
+	xform *transformCall // set on a copy traced through a transformation call (scanTransforms)
 }
 
 // span is a byte range in one file.

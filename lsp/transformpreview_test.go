@@ -91,6 +91,7 @@ type grad1 = func(jit.Array) jit.Array
 // Transformed applies the transformations the previews show.
 func Transformed(opts []jit.Option, s, x, y jit.Array) {
 	jit.Vmap(Choose)(s, x)
+	jit.Vmap(Choose, jit.InAxes(jit.NotMapped, 1))
 	jit.Grad[grad1](Wave)(y)
 	jit.Jit(jit.Vmap(Double, jit.InAxes(1)))
 	jit.Vmap(jit.Grad[grad1](Wave))
@@ -106,6 +107,10 @@ func Transformed(opts []jit.Option, s, x, y jit.Array) {
 	if !strings.Contains(h, "{ lambda ; a:bool[4] b:f32[4,3]. let") || !strings.Contains(h, "select_n") || strings.Contains(h, "cond[") ||
 		!strings.Contains(h, "`bool[4], f32[4,3]`") || !strings.Contains(h, "with a batch dimension of 4 for each Vmap") {
 		t.Errorf("hover on jit.Vmap(Choose):\n%s", h)
+	}
+	// An unbatched predicate (NotMapped) keeps a real cond; InAxes places the batch dimension.
+	if h := c.hoverAt(u, text, "jit.Vmap(Choose, jit.InAxes", len("jit.V")); !strings.Contains(h, "{ lambda ; a:bool[] b:f32[3,4]. let") || !strings.Contains(h, "cond[") {
+		t.Errorf("hover on jit.Vmap(Choose, jit.InAxes(jit.NotMapped, 1)):\n%s", h)
 	}
 	// Grad: the forward and the transposed equations, as JAX prints them.
 	h = c.hoverAt(u, text, "jit.Grad[grad1](Wave)", len("jit.G"))
