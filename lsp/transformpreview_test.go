@@ -97,6 +97,8 @@ func Transformed(opts []jit.Option, s, x, y jit.Array) {
 	jit.Vmap(jit.Grad[grad1](Wave))
 	jit.Grad[grad1](Double)(x)
 	jit.Vmap(Double, opts...)
+	type local = func(jit.Array) jit.Array
+	jit.Grad[local](Wave)(y)
 }
 `})
 	c := startTrusted(t)
@@ -146,5 +148,9 @@ func Transformed(opts []jit.Option, s, x, y jit.Array) {
 	// Options that are not constants in the source: said, not guessed.
 	if h := c.hoverAt(u, text, "jit.Vmap(Double, opts...)", len("jit.V")); !strings.Contains(h, "cannot be previewed") || !strings.Contains(h, "opts...") {
 		t.Errorf("hover on jit.Vmap(Double, opts...):\n%s", h)
+	}
+	// A type argument the harness cannot name: said, and the other previews still build.
+	if h := c.hoverAt(u, text, "jit.Grad[local](Wave)", len("jit.G")); !strings.Contains(h, "cannot be previewed") || !strings.Contains(h, "declared inside a function") {
+		t.Errorf("hover on jit.Grad[local](Wave):\n%s", h)
 	}
 }

@@ -72,7 +72,9 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc
 			continue
 		}
 		for _, call := range fn.EntryCalls {
-			if !transformAPIs[traced.JitFunc(info, call)] {
+			// F itself, by name: not one of the functions a table entry may hold.
+			id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+			if !ok || info.Uses[id] != info.Defs[fd.Name] || !transformAPIs[traced.JitFunc(info, call)] {
 				continue
 			}
 			file := fileOf(pkg, call)
@@ -133,10 +135,6 @@ func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, l
 		return &v
 	}
 	for _, l := range layers {
-		if l.grad != nil && !nameable(l.grad, pkg.Types) {
-			v.sigErr = fmt.Sprintf("its type argument %s names a type declared inside a function, which the preview cannot name", l.grad)
-			return &v
-		}
 		if l.api == "Vmap" {
 			v.args = vmapArgs(v.args, l.inAxes(), notMapped)
 		}
@@ -152,6 +150,9 @@ func readLayer(info *types.Info, c *ast.CallExpr, api string) (transformLayer, s
 	if api != "Vmap" {
 		if inst, ok := info.Instances[calleeIdent(c)]; ok && inst.TypeArgs.Len() > 0 {
 			l.grad = inst.TypeArgs.At(0)
+		}
+		if namesLocalType(info, c.Fun) {
+			return l, "its type argument names a type declared inside a function, which the preview (another file of the package) cannot name"
 		}
 	}
 	if c.Ellipsis.IsValid() {
@@ -271,6 +272,21 @@ func calleeIdent(call *ast.CallExpr) *ast.Ident {
 	return nil
 }
 
+// namesLocalType reports whether e names a type declared inside a
+// function (or a type parameter).
+func namesLocalType(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if tn, ok := info.Uses[id].(*types.TypeName); ok && tn.Pkg() != nil && tn.Parent() != tn.Pkg().Scope() {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // enclosingWrapper returns the call of a transformation, jit.Jit or
 // jit.MakeJaxpr whose function argument is c, or nil.
 func enclosingWrapper(file *ast.File, info *types.Info, c *ast.CallExpr) *ast.CallExpr {
@@ -316,55 +332,6 @@ func shorten(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-// nameable reports whether t can be written in another file of package
-// pkg: it names no type declared inside a function.
-func nameable(t types.Type, pkg *types.Package) bool {
-	switch t := t.(type) {
-	case *types.Alias:
-		if obj := t.Obj(); obj.Pkg() == pkg && obj.Parent() != pkg.Scope() {
-			return nameable(types.Unalias(t), pkg)
-		}
-		return true
-	case *types.Named:
-		if obj := t.Obj(); obj.Pkg() == pkg && obj.Parent() != pkg.Scope() {
-			return false
-		}
-		for a := range t.TypeArgs().Types() {
-			if !nameable(a, pkg) {
-				return false
-			}
-		}
-		return true
-	case *types.Pointer:
-		return nameable(t.Elem(), pkg)
-	case *types.Slice:
-		return nameable(t.Elem(), pkg)
-	case *types.Array:
-		return nameable(t.Elem(), pkg)
-	case *types.Map:
-		return nameable(t.Key(), pkg) && nameable(t.Elem(), pkg)
-	case *types.Chan:
-		return nameable(t.Elem(), pkg)
-	case *types.Signature:
-		return nameable(t.Params(), pkg) && nameable(t.Results(), pkg)
-	case *types.Tuple:
-		for v := range t.Variables() {
-			if !nameable(v.Type(), pkg) {
-				return false
-			}
-		}
-		return true
-	case *types.Struct:
-		for f := range t.Fields() {
-			if !nameable(f.Type(), pkg) {
-				return false
-			}
-		}
-		return true
-	}
-	return true
 }
 
 // transformExpr returns the Go expression of the harness that applies x's
