@@ -98,10 +98,7 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 		return nil, nil
 	}
 	fset := pkg.Fset
-	mkSpan := func(n ast.Node) span {
-		start, end := fset.Position(n.Pos()), fset.Position(n.End())
-		return span{start.Filename, start.Offset, end.Offset}
-	}
+	mkSpan := func(n ast.Node) span { return spanOf(pkg, n) }
 	byObj := map[types.Object]*tracedFunc{}
 	decls := map[*tracedFunc]*ast.FuncDecl{}
 	var out []*tracedFunc

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -67,8 +68,9 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc
 		if !ok {
 			continue
 		}
-		base := tracedDeclared(funcs, pkg.Fset.Position(fd.Name.Pos()).Filename, pkg.Fset.Position(fd.Name.Pos()).Offset)
-		if base == nil {
+		name := spanOf(pkg, fd.Name)
+		i := slices.IndexFunc(funcs, func(tf *tracedFunc) bool { return tf.nameSpan == name })
+		if i < 0 {
 			continue
 		}
 		for _, call := range fn.EntryCalls {
@@ -92,22 +94,11 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc
 					problem = why
 				}
 				layers = append(layers, layer)
-				out = append(out, transformedFunc(pkg, base, c, slices.Clone(layers), problem, notMapped))
+				out = append(out, transformedFunc(pkg, funcs[i], c, slices.Clone(layers), problem, notMapped))
 			}
 		}
 	}
 	return out
-}
-
-// tracedDeclared returns the function of funcs declared with its name at
-// off of file, or nil.
-func tracedDeclared(funcs []*tracedFunc, file string, off int) *tracedFunc {
-	for _, tf := range funcs {
-		if tf.nameSpan.file == file && tf.nameSpan.start == off {
-			return tf
-		}
-	}
-	return nil
 }
 
 // transformedFunc is base's copy traced through the transformation call c
@@ -118,7 +109,7 @@ func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, l
 		pos: fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column), base: base, layers: layers}
 	v := *base
 	v.refs, v.jitCalls, v.defaulted, v.xform = nil, nil, false, x
-	v.variant = fmt.Sprintf("@%s:%d:%d", p.Filename, p.Line, p.Column)
+	v.variant = fmt.Sprintf("@%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
 	// Go values (literal arguments) are static for the harness's jit.Jit:
 	// a transformed function passes them through, as it passes them to F.
 	v.static = nil
@@ -150,6 +141,9 @@ func readLayer(info *types.Info, c *ast.CallExpr, api string) (transformLayer, s
 	if api != "Vmap" {
 		if inst, ok := info.Instances[calleeIdent(c)]; ok && inst.TypeArgs.Len() > 0 {
 			l.grad = inst.TypeArgs.At(0)
+		}
+		if l.grad == nil {
+			return l, "jitls cannot read its type argument G"
 		}
 		if namesLocalType(info, c.Fun) {
 			return l, "its type argument names a type declared inside a function, which the preview (another file of the package) cannot name"
