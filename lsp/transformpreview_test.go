@@ -1,32 +1,11 @@
 package lsp
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.lsp.dev/protocol"
 )
-
-// hoverAt returns the hover text at the first occurrence of sub in text
-// (plus delta bytes) of document u, "" when the server has none.
-func (c *testClient) hoverAt(u, text, sub string, delta int) string {
-	c.t.Helper()
-	r := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": position(c.t, text, sub, delta)})
-	if r.Error != nil {
-		c.t.Fatalf("hover on %q: %+v", sub, r.Error)
-	}
-	if string(r.Result) == "null" {
-		return ""
-	}
-	var h protocol.Hover
-	if err := json.Unmarshal(r.Result, &h); err != nil {
-		c.t.Fatalf("hover on %q: %v: %s", sub, err, r.Result)
-	}
-	return h.Contents.Value
-}
 
 // startTrusted starts a server in a trusted workspace with a markdown
 // hover client.
