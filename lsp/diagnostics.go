@@ -63,6 +63,9 @@ type pkgResult struct {
 	mappers  map[string]*mapper
 	err      error
 	duration time.Duration
+
+	transforms  []*tracedFunc // the transformation calls of traced functions, as copies of them (scanTransforms)
+	previewable []*tracedFunc // traced, then transforms: what the package's preview harness traces
 }
 
 // storedDiag is a published diagnostic and its quick fixes.
@@ -335,6 +338,8 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	}
 	traced, problems := scanTraced(res.pp.pkg, run.traced)
 	res.traced, res.tr = traced, run.traced
+	res.transforms = scanTransforms(res.pp.pkg, run.traced, traced)
+	res.previewable = append(slices.Clip(traced), res.transforms...)
 	for _, p := range problems {
 		if m := res.mappers[p.at.file]; m != nil {
 			u := fileURI(p.at.file)

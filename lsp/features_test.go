@@ -89,6 +89,24 @@ func (c *testClient) diagsFor(u string, what string, pred func([]protocol.Diagno
 	return got
 }
 
+// hoverAt returns the hover text at the first occurrence of sub in text
+// (plus delta bytes) of document u, "" when the server has none.
+func (c *testClient) hoverAt(u, text, sub string, delta int) string {
+	c.t.Helper()
+	r := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": position(c.t, text, sub, delta)})
+	if r.Error != nil {
+		c.t.Fatalf("hover on %q: %+v", sub, r.Error)
+	}
+	if string(r.Result) == "null" {
+		return ""
+	}
+	var h protocol.Hover
+	if err := json.Unmarshal(r.Result, &h); err != nil {
+		c.t.Fatalf("hover on %q: %v: %s", sub, err, r.Result)
+	}
+	return h.Contents.Value
+}
+
 func openFile(c *testClient, path string) (string, string) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -47,9 +47,15 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	return &protocol.Hover{Contents: s.caps().markup(text), Range: &rng}, nil
 }
 
-// hoverText is the hover shown on a traced function.
+// hoverText is the hover shown on a traced function, or on a
+// transformation call (tf is then the transformed copy).
 func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) *markup {
-	m := new(markup).strong(tf.name).text(" (traced by jit)").para()
+	m := new(markup).strong(tf.title())
+	if tf.xform != nil {
+		m.text(" (the transformed function, traced by jit)").para()
+	} else {
+		m.text(" (traced by jit)").para()
+	}
 	r, err := s.runPreview(ctx, res, tf, modeJaxpr)
 	if err == nil {
 		err = userError(tf, r)
@@ -62,11 +68,13 @@ func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) 
 		return m.text("No jaxpr preview:").block(err.Error())
 	}
 	m.text("Input signature: ").code(tf.signature())
-	if tf.defaulted {
+	if tf.xform != nil {
+		m.text(tf.xform.batchNote())
+	} else if tf.defaulted {
 		m.text(" (default shapes; choose others with a ").code("//jit:args").text(" directive, e.g. ").code("//jit:args f32[1024]").text(")")
 	}
 	m.block(r.Jaxpr).text(fmt.Sprintf("%d equations", r.Eqns))
-	if c := s.previews.lastMeasured(res.dir, tf.name); c != nil {
+	if c := s.previews.lastMeasured(res.dir, tf.key()); c != nil {
 		m.text(" · " + costTitle(c))
 	}
 	return m

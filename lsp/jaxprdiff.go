@@ -53,7 +53,7 @@ func (s *Server) diffJaxpr(ctx context.Context, res *pkgResult, tf *tracedFunc, 
 	pr := s.startProgress(ctx, "jitls: tracing "+tf.name+" twice for a jaxpr diff")
 	var rs [2]*previewResult
 	for i, v := range sides {
-		r, err := s.previews.preview(ctx, in, v.name+v.variant, modeJaxpr, pr.report)
+		r, err := s.previews.preview(ctx, in, v.key(), modeJaxpr, pr.report)
 		if err == nil {
 			err = userError(v, r)
 		}

@@ -77,12 +77,6 @@ const (
 	modeMeasure previewMode = "measure" // trace, lower, compile, time calls
 )
 
-// previewError is a failure shown to the user as is (build errors, panics
-// in user code, timeouts).
-type previewError struct{ msg string }
-
-func (e *previewError) Error() string { return e.msg }
-
 // buildInput is everything a harness build depends on.
 type buildInput struct {
 	res     *pkgResult
@@ -91,10 +85,10 @@ type buildInput struct {
 	key     string
 }
 
-// prepare generates the harness for funcs (the package's traced functions,
-// or a jaxpr diff's two variants) and computes the build key.
+// prepare generates the harness for funcs (res.previewable, or a jaxpr
+// diff's two variants) and computes the build key.
 func (p *previewer) prepare(res *pkgResult, funcs []*tracedFunc) (*buildInput, error) {
-	own := len(funcs) == len(res.traced) && (len(funcs) == 0 || &funcs[0] == &res.traced[0])
+	own := len(funcs) == len(res.previewable) && (len(funcs) == 0 || &funcs[0] == &res.previewable[0])
 	p.mu.Lock()
 	last := p.last
 	p.mu.Unlock()
@@ -113,11 +107,11 @@ func (p *previewer) prepare(res *pkgResult, funcs []*tracedFunc) (*buildInput, e
 // cachedJaxpr returns tf's jaxpr preview for res's current content if it
 // was already computed, nil otherwise; it never builds or runs anything.
 func (p *previewer) cachedJaxpr(res *pkgResult, tf *tracedFunc) (*previewResult, error) {
-	in, err := p.prepare(res, res.traced)
+	in, err := p.prepare(res, res.previewable)
 	if err != nil {
 		return nil, err
 	}
-	return p.cached(in, tf.name, modeJaxpr), nil
+	return p.cached(in, tf.key(), modeJaxpr), nil
 }
 
 // prepareInput generates the harness and hashes what the build depends on.
@@ -344,4 +338,33 @@ func tail(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// runPreview checks trust and the signature, then previews tf.
+func (s *Server) runPreview(ctx context.Context, res *pkgResult, tf *tracedFunc, mode previewMode) (*previewResult, error) {
+	if !s.trusted() {
+		return nil, &previewError{untrustedHelp}
+	}
+	if tf.sigErr != "" {
+		return nil, &previewError{fmt.Sprintf("%s cannot be previewed: %s", tf.title(), tf.sigErr)}
+	}
+	in, err := s.previews.prepare(res, res.previewable)
+	if err != nil {
+		return nil, err
+	}
+	if r := s.previews.cached(in, tf.key(), mode); r != nil {
+		return r, nil
+	}
+	title := "jitls: tracing " + tf.title()
+	if mode == modeMeasure {
+		title = "jitls: measuring the compile cost of " + tf.title()
+	}
+	pr := s.startProgress(ctx, title)
+	r, err := s.previews.preview(ctx, in, tf.key(), mode, pr.report)
+	if err != nil {
+		pr.end("failed")
+		return nil, err
+	}
+	pr.end("done")
+	return r, nil
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"go.lsp.dev/protocol"
 )
 
 func TestPreviewHoverCommandsAndLenses(t *testing.T) {
@@ -44,15 +42,7 @@ func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mu
 	c.notify("initialized", map[string]any{})
 	path := filepath.Join(dir, "relu", "relu.go")
 	u, text := openFile(c, path)
-	hover := func(sub string, delta int) string {
-		t.Helper()
-		r := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": position(t, text, sub, delta)})
-		var h protocol.Hover
-		if r.Error != nil || json.Unmarshal(r.Result, &h) != nil {
-			t.Fatalf("hover on %q: %+v %s", sub, r.Error, r.Result)
-		}
-		return h.Contents.Value
-	}
+	hover := func(sub string, delta int) string { t.Helper(); return c.hoverAt(u, text, sub, delta) }
 
 	// Hover on the function name: the jaxpr, traced with the directive's signature.
 	h := hover("func ReluWhere", 6)

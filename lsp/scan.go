@@ -19,7 +19,8 @@ import (
 const jitPkgPath = traced.JitPath
 
 // tracedFunc is a top-level function a preview can trace: one passed to
-// jit.Jit or jit.MakeJaxpr in its package, or marked //jit:traced or
+// jit.Jit, jit.MakeJaxpr or a transformation (jit.Vmap, jit.Grad,
+// jit.ValueAndGrad) in its package, or marked //jit:traced or
 // //jit:args. Which functions are traced, their static arguments and
 // what is an array are the traced analyzer's answers (scanTraced reads
 // its Result); the //jit:args directive is jitls's own.
@@ -28,7 +29,7 @@ type tracedFunc struct {
 	file     string // absolute path of the declaring file
 	nameSpan span   // the function's name in its declaration
 	declSpan span   // the whole declaration (for code lenses and hover)
-	jitCalls []span // jit.Jit(Name, ...) calls, for hover on the call
+	jitCalls []span // jit.Jit(Name, ...) and jit.MakeJaxpr(Name, ...) calls, for hover on the call
 	refs     []span // other uses of the function's name, for hover there too
 	static   []int  // StaticArgnums indices found at the jit.Jit call
 	sig      *types.Signature
@@ -36,13 +37,27 @@ type tracedFunc struct {
 	args      []argExpr // from the directive, or the f32[8] default
 	defaulted bool      // args are the f32[8] default, not a directive
 	sigErr    string    // why this function cannot be previewed, if it cannot
-	variant   string    // set on a copy traced with other args (a jaxpr diff's side)
+	variant   string    // set on a copy traced with other args (a jaxpr diff's side, a transformation)
+
+	xform *transformCall // set on a copy traced through a transformation call (scanTransforms)
 }
 
 // span is a byte range in one file.
 type span struct {
 	file       string
 	start, end int
+}
+
+// key names the function (or copy) in the harness and the preview caches.
+func (f *tracedFunc) key() string { return f.name + f.variant }
+
+// title names the function in hovers and messages: its name, or the
+// transformation call that a copy previews.
+func (f *tracedFunc) title() string {
+	if f.xform != nil {
+		return f.xform.label
+	}
+	return f.name
 }
 
 // signature returns the input signature in directive syntax.
@@ -60,10 +75,19 @@ type directiveProblem struct {
 	msg string
 }
 
-// previewEntries are the traced.Func entries a preview can trace: the
-// functions given to jit.Jit or jit.MakeJaxpr, and those marked
-// //jit:traced.
-var previewEntries = map[string]bool{"Jit": true, "MakeJaxpr": true, traced.MarkedTraced: true}
+// previewEntries are the jit entry points whose function a preview traces:
+// jit.Jit, jit.MakeJaxpr and the transformations (a function used only
+// transformed is previewed as written, and each transformation call as
+// transformed: see scanTransforms).
+var previewEntries = map[string]bool{"Jit": true, "MakeJaxpr": true, "Vmap": true, "Grad": true, "ValueAndGrad": true}
+
+// previewRoot reports whether a preview traces fn: it is marked
+// //jit:traced or given to one of previewEntries.
+func previewRoot(info *types.Info, fn *traced.Func) bool {
+	return fn.Entry == traced.MarkedTraced || slices.ContainsFunc(fn.EntryCalls, func(c *ast.CallExpr) bool {
+		return previewEntries[traced.JitFunc(info, c)]
+	})
+}
 
 // scanTraced returns the top-level functions of a type-checked package
 // that a preview can trace, from the traced analyzer's result r (nil when
@@ -74,10 +98,7 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 		return nil, nil
 	}
 	fset := pkg.Fset
-	mkSpan := func(n ast.Node) span {
-		start, end := fset.Position(n.Pos()), fset.Position(n.End())
-		return span{start.Filename, start.Offset, end.Offset}
-	}
+	mkSpan := func(n ast.Node) span { return spanOf(pkg, n) }
 	byObj := map[types.Object]*tracedFunc{}
 	decls := map[*tracedFunc]*ast.FuncDecl{}
 	var out []*tracedFunc
@@ -96,7 +117,7 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 	}
 	for _, fn := range r.Funcs {
 		fd, ok := fn.Node.(*ast.FuncDecl)
-		if !ok || !previewEntries[fn.Entry] {
+		if !ok || !previewRoot(pkg.TypesInfo, fn) {
 			continue
 		}
 		tf := add(fd)
@@ -107,8 +128,12 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 			tf.static = append(tf.static, i)
 		}
 		for _, j := range fn.Jitted {
-			tf.jitCalls = append(tf.jitCalls, mkSpan(j.Call))
 			tf.static = append(tf.static, j.Static...) // includes unnamed parameters, which Static lacks
+		}
+		for _, c := range fn.EntryCalls {
+			if name := traced.JitFunc(pkg.TypesInfo, c); name == "Jit" || name == "MakeJaxpr" {
+				tf.jitCalls = append(tf.jitCalls, mkSpan(c))
+			}
 		}
 		slices.Sort(tf.static)
 		tf.static = slices.Compact(tf.static)

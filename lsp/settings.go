@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // Settings are the user-controlled options: initializationOptions at start,
@@ -84,4 +86,12 @@ func parseConfigChange(raw json.RawMessage, cur Settings) (Settings, error) {
 		return cur, nil
 	}
 	return p.Settings.Jitls.apply(cur, false)
+}
+
+// suite returns the analyzers for settings.
+func (s *Server) suite(st Settings) []*analysis.Analyzer {
+	if s.opts.Analyzers == nil {
+		return nil
+	}
+	return s.opts.Analyzers(st)
 }

@@ -225,6 +225,9 @@ func (b *builder) entryPoint(call *ast.CallExpr, stack []ast.Node) {
 				if fn.Entry == "" {
 					fn.Entry = name
 				}
+				if !slices.Contains(fn.EntryCalls, call) {
+					fn.EntryCalls = append(fn.EntryCalls, call)
+				}
 				if isMethodValue(b.Info, e) {
 					fn.RecvOutlives = true
 				}

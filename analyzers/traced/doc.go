@@ -30,7 +30,7 @@
 // functions convert or do is in the analyzers' own facts (see Summary).
 //
 // The language server reads the same Result: Funcs (the traced functions,
-// with Origin and Why), Jitted (the jit.Jit calls with their static
-// argument indexes and call sites) and IsTraced (which expressions and
-// identifiers hold traced values).
+// with Origin and Why, and the entry-point calls that take them), Jitted
+// (the jit.Jit calls with their static argument indexes and call sites)
+// and IsTraced (which expressions and identifiers hold traced values).
 package traced

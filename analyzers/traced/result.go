@@ -36,6 +36,9 @@ type Func struct {
 	// point it was first given to ("Jit", "MakeJaxpr", "Cond", ...),
 	// MarkedTraced, or "" when traced code passes it traced values.
 	Entry string
+	// EntryCalls are the calls of jit entry points (jit.Jit, jit.MakeJaxpr,
+	// jit.Vmap, jit.Cond, ...) that take the function, in source order.
+	EntryCalls []*ast.CallExpr
 	// RecvOutlives is true for a method whose receiver outlives the trace:
 	// it is traced as a method value (jit.Jit(m.Step)), or called from
 	// traced code on a receiver captured from outside it. Writes through

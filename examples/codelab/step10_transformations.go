@@ -9,6 +9,8 @@ import (
 // Loss runs three steps of a tiny recurrent model (ScanN) and scores the
 // error with a branch (Cond): squared when it is positive overall,
 // absolute otherwise.
+//
+//jit:args f32[3]
 func Loss(w jit.Array) jit.Array {
 	x := jit.FromSlice([]float32{0.5, -1, 2})
 	h, _ := jit.ScanN(func(h jit.Array) (jit.Array, struct{}) { return h.Mul(w).Tanh(), struct{}{} }, x, 3)

@@ -21,6 +21,8 @@ func ReluWhere(x jit.Array) jit.Array { return jit.Where(x.Gt(0), x, 0.0) }
 
 // SoftOrSharp takes a traced bool and runs only one branch: relu when sharp,
 // softplus otherwise.
+//
+//jit:args bool[], f32[3]
 func SoftOrSharp(sharp jit.Array, x jit.Array) jit.Array {
 	return jit.Cond(sharp, jit.Relu, jit.Softplus, x)
 }
