@@ -131,8 +131,10 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 		return sliceLen{n: int64(len(e.Elts)), known: true, at: e}
 	case *ast.SliceExpr:
 		l := c.lengthOf(e.X, b)
-		if low, ok := c.intValue(e.Low, b); ok && e.Low != nil && e.High == nil && l.known {
-			l.n = max(l.n-low, 0)
+		if e.Low != nil && e.High == nil && l.known {
+			if low, ok := c.intValue(e.Low, b); ok {
+				l.n = max(l.n-low, 0)
+			}
 		}
 		return l
 	case *ast.CallExpr:
@@ -157,9 +159,11 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 			return c.lengthOf(a, outer)
 		}
 		v, ok := c.r.Info.Uses[e].(*types.Var)
-		if !ok {
-			return sliceLen{}
+		if !ok || c.visiting[v] {
+			return sliceLen{} // xs = xs[1:]: not known
 		}
+		c.visiting[v] = true
+		defer delete(c.visiting, v)
 		values, _ := c.r.DeclValues(v)
 		total := sliceLen{known: len(values) > 0, at: e}
 		for _, val := range values {

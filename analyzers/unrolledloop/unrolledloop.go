@@ -27,7 +27,7 @@ var Analyzer = New(traced.New(), DefaultMax)
 func New(tracer *analysis.Analyzer, max int) *analysis.Analyzer {
 	limit := new(int)
 	a := traced.NewAnalyzer("unrolledloop", docGo, tracer, func(pass *analysis.Pass, r *traced.Result) {
-		c := &checker{r: r, max: int64(*limit), report: pass.Report}
+		c := &checker{r: r, max: int64(*limit), report: pass.Report, visiting: map[*types.Var]bool{}}
 		for _, fn := range r.Funcs {
 			c.check(fn)
 		}
@@ -40,6 +40,9 @@ type checker struct {
 	r      *traced.Result
 	max    int64
 	report func(analysis.Diagnostic)
+	// visiting are the slice variables whose length lengthOf is working
+	// out (a variable defined from itself is not known).
+	visiting map[*types.Var]bool
 }
 
 const advice = "trace and compile time grow with the count. Use jit.ScanN or jit.ForiLoop"

@@ -107,3 +107,23 @@ var total = jit.Jit(Total)
 func callTotal() {
 	total.Call(seq(appendSteps(40)))
 }
+
+// Shrink ranges over a slice it redefines from itself: its length is not
+// known, and working it out must terminate.
+func Shrink(xs []jit.Array) jit.Array {
+	tail := xs
+	for len(tail) > 1 {
+		tail = tail[1:]
+	}
+	acc := xs[0]
+	for _, x := range tail {
+		acc = acc.Add(x)
+	}
+	return acc
+}
+
+var shrink = jit.Jit(Shrink)
+
+func callShrink() {
+	shrink.Call(appendSteps(3))
+}
