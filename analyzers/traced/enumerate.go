@@ -52,15 +52,7 @@ func (r *Result) counterValues(l *Loop) (types.Object, []constant.Value) {
 		if id == nil || !ok {
 			return nil, nil
 		}
-		counter, start = r.Info.Defs[id], n
-		switch p := s.Post.(type) {
-		case *ast.IncDecStmt:
-			step = map[token.Token]int64{token.INC: 1, token.DEC: -1}[p.Tok]
-		case *ast.AssignStmt:
-			if k, ok := constInt(r.Info, p.Rhs[0]); ok {
-				step = map[token.Token]int64{token.ADD_ASSIGN: k, token.SUB_ASSIGN: -k}[p.Tok]
-			}
-		}
+		counter, start, step = r.Info.Defs[id], n, postStep(r.Info, s.Post)
 	}
 	tc := Trips(r.Info, l.Stmt)
 	if counter == nil || step == 0 || !tc.Known || tc.N > maxEnumerated || assignedIn(r.Info, LoopBody(l.Stmt), counter) {

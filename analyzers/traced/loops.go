@@ -349,15 +349,7 @@ func forTrips(info *types.Info, s *ast.ForStmt) TripCount {
 	} else if cid, ok := cond.X.(*ast.Ident); !ok || info.Uses[cid] != v {
 		return TripCount{}
 	}
-	step := int64(0)
-	switch p := s.Post.(type) {
-	case *ast.IncDecStmt:
-		step = map[token.Token]int64{token.INC: 1, token.DEC: -1}[p.Tok]
-	case *ast.AssignStmt:
-		if n, ok := constInt(info, p.Rhs[0]); ok && len(p.Rhs) == 1 {
-			step = map[token.Token]int64{token.ADD_ASSIGN: n, token.SUB_ASSIGN: -n}[p.Tok]
-		}
-	}
+	step := postStep(info, s.Post)
 	if step == 0 {
 		return TripCount{Bound: other}
 	}
@@ -383,6 +375,20 @@ func forTrips(info *types.Info, s *ast.ForStmt) TripCount {
 		return TripCount{}
 	}
 	return TripCount{N: max(n, 0), Known: true}
+}
+
+// postStep returns how much the post statement of a counting loop adds to
+// its counter (i++, i -= 3), or 0 when it is not a constant step.
+func postStep(info *types.Info, post ast.Stmt) int64 {
+	switch p := post.(type) {
+	case *ast.IncDecStmt:
+		return map[token.Token]int64{token.INC: 1, token.DEC: -1}[p.Tok]
+	case *ast.AssignStmt:
+		if n, ok := constInt(info, p.Rhs[0]); ok && len(p.Rhs) == 1 {
+			return map[token.Token]int64{token.ADD_ASSIGN: n, token.SUB_ASSIGN: -n}[p.Tok]
+		}
+	}
+	return 0
 }
 
 func ceilDiv(a, b int64) int64 {
