@@ -28,17 +28,23 @@ func New(tracer *analysis.Analyzer) *analysis.Analyzer {
 				checkCall(r, j, call, pass.Report)
 			}
 		}
+		for _, call := range r.OtherCalls {
+			checkCall(r, nil, call, pass.Report)
+		}
 	})
 }
 
-// checkCall reports the array arguments of call whose shape changes in an enclosing loop.
+// checkCall reports the array arguments of call whose shape changes in an
+// enclosing loop. j is the jit.Jit call that made the function, or nil when
+// it is not known (a wrapper from a cache: reg.get(name).Call(x)); arrays
+// are never static arguments, so it only names the parameters.
 func checkCall(r *traced.Result, j *traced.Jitted, call *ast.CallExpr, report func(analysis.Diagnostic)) {
 	loops := traced.Loops(r.PathTo(call))
 	if len(loops) == 0 {
 		return
 	}
 	for k, arg := range call.Args {
-		if j.IsStatic(k) || !traced.IsArray(r.Info.TypeOf(arg)) {
+		if !traced.IsArray(r.Info.TypeOf(arg)) {
 			continue
 		}
 		for _, loop := range loops {
@@ -46,12 +52,15 @@ func checkCall(r *traced.Result, j *traced.Jitted, call *ast.CallExpr, report fu
 			if !s.varies(arg) {
 				continue
 			}
-			report(analysis.Diagnostic{
+			d := analysis.Diagnostic{
 				Pos: arg.Pos(), End: arg.End(),
 				Message: fmt.Sprintf("argument %s has a different shape on each iteration: one compile per distinct shape (%s). "+
 					"Pad to a fixed size with jit.PadTo and pass a mask", argName(j, k, arg), count(r, loop)),
-				Related: []analysis.RelatedInformation{{Pos: j.Call.Pos(), End: j.Call.End(), Message: "the function is jitted here"}},
-			})
+			}
+			if j != nil {
+				d.Related = []analysis.RelatedInformation{{Pos: j.Call.Pos(), End: j.Call.End(), Message: "the function is jitted here"}}
+			}
+			report(d)
 			break
 		}
 	}
@@ -74,6 +83,9 @@ func count(r *traced.Result, loop ast.Stmt) string {
 
 // argName names argument k: the parameter's name when known, else the expression.
 func argName(j *traced.Jitted, k int, arg ast.Expr) string {
+	if j == nil {
+		return types.ExprString(arg)
+	}
 	if name := j.ParamName(k); name != "" {
 		return name
 	}
@@ -179,22 +191,27 @@ func (s *shapes) appendVaries(app *ast.CallExpr) bool {
 // (tokenize(s) with a new s each time), or it reads state that it advances
 // itself (a loader's Next that moves its position).
 func (s *shapes) helperVaries(call *ast.CallExpr) bool {
+	return s.inHelper(call, traced.IsArray, (*shapes).varies)
+}
+
+// inHelper reports whether test holds for a result of the functions of the
+// package that call runs, of a type that want accepts, in the helper's
+// scope: with its parameters that receive changing arguments, and the
+// state it advances, counted as changing.
+func (s *shapes) inHelper(call *ast.CallExpr, want func(types.Type) bool, test func(*shapes, ast.Expr) bool) bool {
 	if s.depth > maxHelperDepth {
 		return false
 	}
-	for _, k := range arrayResults(s.r.Info.TypeOf(call)) {
+	for _, k := range results(s.r.Info.TypeOf(call), want) {
 		values, _ := s.r.Returns(call, k)
 		for _, ret := range values {
 			varying := stateWrites(s.r.Info, ret.Func)
 			for i, p := range s.r.Params(ret.Func) {
-				if p == nil || i >= len(call.Args) {
-					continue
-				}
-				if arg := call.Args[i]; s.argVaries(arg) {
+				if p != nil && i < len(call.Args) && s.argVaries(call.Args[i]) {
 					varying = append(varying, p)
 				}
 			}
-			if len(varying) > 0 && s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), varying)).varies(ret.Value) {
+			if len(varying) > 0 && test(s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), varying)), ret.Value) {
 				return true
 			}
 		}
@@ -220,19 +237,19 @@ func (s *shapes) argVaries(arg ast.Expr) bool {
 	return !few || tc.Known && k >= tc.N
 }
 
-// arrayResults returns the indexes of the results of type jit.Array in t,
-// the type of a call.
-func arrayResults(t types.Type) []int {
+// results returns the indexes of the results of a call of type t (a
+// tuple, or one type) that want accepts.
+func results(t types.Type, want func(types.Type) bool) []int {
 	if tuple, ok := t.(*types.Tuple); ok {
 		var out []int
 		for i := range tuple.Len() {
-			if traced.IsArray(tuple.At(i).Type()) {
+			if want(tuple.At(i).Type()) {
 				out = append(out, i)
 			}
 		}
 		return out
 	}
-	if traced.IsArray(t) {
+	if t != nil && want(t) {
 		return []int{0}
 	}
 	return nil
@@ -310,7 +327,12 @@ func (s *shapes) call(call *ast.CallExpr) bool {
 		}
 		_, few := s.r.FewValues(s.loop, args[1])
 		return !few
-	case "Concatenate", "Where":
+	case "Concatenate":
+		if total, ok := s.concatSize(args); ok {
+			return s.sizeVaries(total)
+		}
+		return s.anyArray(args)
+	case "Where":
 		return s.anyArray(args)
 	case "":
 		return s.helperVaries(call)
@@ -362,13 +384,63 @@ func (s *shapes) lengthVaries(e ast.Expr) bool {
 		}
 	case *ast.CallExpr:
 		if isAppend(s.r.Info, e) {
-			return true
+			// In a loop, a slice appended to grows on every iteration; in
+			// a helper, its length changes when its loops' counts do.
+			return s.loop.Stmt != nil || s.appendCountVaries(e)
 		}
 		if traced.IsBuiltin(s.r.Info, e.Fun, "make") && len(e.Args) > 1 {
 			return s.loop.Varies(e.Args[1])
 		}
+		if s.r.Info.Types[e.Fun].IsType() && len(e.Args) == 1 {
+			return s.lengthVaries(e.Args[0]) // a conversion
+		}
+		return s.inHelper(e, isSlice, (*shapes).lengthVaries)
 	}
 	return false
+}
+
+// isSlice reports whether t is a slice type.
+func isSlice(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
+}
+
+// appendCountVaries reports whether, in a helper's scope, the loops around
+// an append run a number of times that changes with what changes: a count
+// or a ranged slice that varies, or a loop of another form (for { … } until
+// done) that reads something that varies.
+func (s *shapes) appendCountVaries(app *ast.CallExpr) bool {
+	for _, loop := range traced.Loops(s.r.PathTo(app)) {
+		tc := traced.Trips(s.r.Info, loop)
+		switch {
+		case tc.Known:
+		case tc.Bound != nil:
+			if s.loop.Varies(tc.Bound) {
+				return true
+			}
+		case tc.Structure:
+			if s.lengthVaries(loop.(*ast.RangeStmt).X) {
+				return true
+			}
+		default:
+			if s.mentionsVarying(loop) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mentionsVarying reports whether n reads a variable that varies.
+func (s *shapes) mentionsVarying(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && s.loop.VariesVar(s.r.Info.Uses[id]) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // isAppend reports whether call is a call of the builtin append.

@@ -37,7 +37,11 @@ func New(tracer *analysis.Analyzer) *analysis.Analyzer {
 func checkJitInLoop(r *traced.Result, j *traced.Jitted, report func(analysis.Diagnostic)) {
 	stack := r.PathTo(j.Call)
 	loops := traced.Loops(stack)
-	if len(loops) == 0 || buildsTable(r, j, stack, loops[len(loops)-1]) {
+	if len(loops) == 0 {
+		checkJitInRepeatedFunc(r, j, stack, report)
+		return
+	}
+	if buildsTable(r, j, stack, loops[len(loops)-1]) {
 		return
 	}
 	d := analysis.Diagnostic{

@@ -343,6 +343,8 @@ func (b *builder) findJittedCalls() {
 			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 				if j := jittedOf(sel); j != nil {
 					j.Calls = append(j.Calls, call)
+				} else if b.isFuncCall(sel) {
+					b.OtherCalls = append(b.OtherCalls, call)
 				}
 			}
 			for i, arg := range call.Args {
@@ -355,6 +357,11 @@ func (b *builder) findJittedCalls() {
 			return true
 		})
 	}
+}
+
+// isFuncCall reports whether sel selects the Call method of a jit.Func.
+func (b *builder) isFuncCall(sel *ast.SelectorExpr) bool {
+	return sel.Sel.Name == "Call" && IsFunc(b.Info.TypeOf(sel.X))
 }
 
 // indirect records the calls that the function called by outer makes

@@ -48,7 +48,7 @@ func (r *Result) counterValues(l *Loop) (types.Object, []constant.Value) {
 			return nil, nil
 		}
 		id, _ := init.Lhs[0].(*ast.Ident)
-		n, ok := constInt(r.Info, init.Rhs[0])
+		n, ok := ConstInt(r.Info, init.Rhs[0])
 		if id == nil || !ok {
 			return nil, nil
 		}

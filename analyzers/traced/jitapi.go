@@ -90,13 +90,24 @@ func ImportsJit(pkg *types.Package) bool {
 }
 
 // IsArray reports whether t is jit.Array.
-func IsArray(t types.Type) bool {
+func IsArray(t types.Type) bool { return isJitType(t, "Array") }
+
+// IsFunc reports whether t is a jitted function, *jit.Func[F] or jit.Func[F].
+func IsFunc(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return isJitType(t, "Func")
+}
+
+// isJitType reports whether t is the named type name of package jit.
+func isJitType(t types.Type, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {
 		return false
 	}
 	obj := n.Obj()
-	return obj.Name() == "Array" && obj.Pkg() != nil && IsJitPath(obj.Pkg().Path())
+	return obj.Name() == name && obj.Pkg() != nil && IsJitPath(obj.Pkg().Path())
 }
 
 // ContainsArray reports whether t is jit.Array or a pytree that can hold one:

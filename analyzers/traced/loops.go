@@ -155,7 +155,10 @@ func (l *Loop) scanAssignments(n ast.Node) {
 				}
 				l.markVar(id)
 				if obj := l.info.Uses[id]; obj != nil && lhs == ast.Expr(id) {
-					if len(s.Lhs) == len(s.Rhs) {
+					if s.Tok != token.ASSIGN {
+						// damping *= 0.5: a value made from the previous one.
+						l.assigned[obj] = append(l.assigned[obj], lhs)
+					} else if len(s.Lhs) == len(s.Rhs) {
 						l.assigned[obj] = append(l.assigned[obj], s.Rhs[i])
 					} else {
 						l.assigned[obj] = append(l.assigned[obj], s.Rhs...) // x, ok = it.Next()
@@ -266,7 +269,7 @@ func Trips(info *types.Info, stmt ast.Stmt) TripCount {
 			return TripCount{}
 		}
 		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-			if n, ok := constInt(info, s.X); ok {
+			if n, ok := ConstInt(info, s.X); ok {
 				return TripCount{N: n, Known: true}
 			}
 			return TripCount{Bound: s.X}
@@ -343,18 +346,21 @@ func forTrips(info *types.Info, s *ast.ForStmt) TripCount {
 		v = info.Uses[id]
 	}
 	op, other := cond.Op, cond.Y
-	if cid, ok := cond.Y.(*ast.Ident); ok && info.Uses[cid] == v {
-		other = cond.X
+	offset, counterSide, exact := counterOffset(info, cond.X, v)
+	if k, ok, ex := counterOffset(info, cond.Y, v); ok {
+		offset, counterSide, exact, other = k, true, ex, cond.X
 		op = map[token.Token]token.Token{token.LSS: token.GTR, token.LEQ: token.GEQ, token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
-	} else if cid, ok := cond.X.(*ast.Ident); !ok || info.Uses[cid] != v {
+	}
+	if !counterSide {
 		return TripCount{}
 	}
 	step := postStep(info, s.Post)
-	if step == 0 {
-		return TripCount{Bound: other}
+	if step == 0 || !exact {
+		return TripCount{Bound: other} // i+k <= n with k not constant: about n
 	}
-	start, ok1 := constInt(info, init.Rhs[0])
-	end, ok2 := constInt(info, other)
+	start, ok1 := ConstInt(info, init.Rhs[0])
+	end, ok2 := ConstInt(info, other)
+	end -= offset // i+k < end runs as i < end-k
 	if !ok1 || !ok2 {
 		if step > 0 {
 			return TripCount{Bound: other}
@@ -377,6 +383,27 @@ func forTrips(info *types.Info, s *ast.ForStmt) TripCount {
 	return TripCount{N: max(n, 0), Known: true}
 }
 
+// counterOffset reports whether e is the counter v, or the counter plus or
+// minus something (i+k <= n), and returns that offset when it is a
+// constant (exact).
+func counterOffset(info *types.Info, e ast.Expr, v types.Object) (offset int64, isCounter, exact bool) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return 0, info.Uses[e] == v, true
+	case *ast.BinaryExpr:
+		id, ok := ast.Unparen(e.X).(*ast.Ident)
+		if !ok || info.Uses[id] != v || e.Op != token.ADD && e.Op != token.SUB {
+			return 0, false, false
+		}
+		k, exact := ConstInt(info, e.Y)
+		if e.Op == token.SUB {
+			k = -k
+		}
+		return k, true, exact
+	}
+	return 0, false, false
+}
+
 // postStep returns how much the post statement of a counting loop adds to
 // its counter (i++, i -= 3), or 0 when it is not a constant step.
 func postStep(info *types.Info, post ast.Stmt) int64 {
@@ -384,7 +411,7 @@ func postStep(info *types.Info, post ast.Stmt) int64 {
 	case *ast.IncDecStmt:
 		return map[token.Token]int64{token.INC: 1, token.DEC: -1}[p.Tok]
 	case *ast.AssignStmt:
-		if n, ok := constInt(info, p.Rhs[0]); ok && len(p.Rhs) == 1 {
+		if n, ok := ConstInt(info, p.Rhs[0]); ok && len(p.Rhs) == 1 {
 			return map[token.Token]int64{token.ADD_ASSIGN: n, token.SUB_ASSIGN: -n}[p.Tok]
 		}
 	}
@@ -398,8 +425,8 @@ func ceilDiv(a, b int64) int64 {
 	return (a + b - 1) / b
 }
 
-// constInt returns the value of a constant integer expression.
-func constInt(info *types.Info, e ast.Expr) (int64, bool) {
+// ConstInt returns the value of a constant integer expression.
+func ConstInt(info *types.Info, e ast.Expr) (int64, bool) {
 	v := info.Types[e].Value
 	if v == nil {
 		return 0, false
@@ -412,7 +439,7 @@ func constInt(info *types.Info, e ast.Expr) (int64, bool) {
 // enclosing counting loop (or of a range over an int or a literal of
 // constants). stack is the path to e.
 func MaxInt(info *types.Info, e ast.Expr, stack []ast.Node) (int64, bool) {
-	if n, ok := constInt(info, e); ok {
+	if n, ok := ConstInt(info, e); ok {
 		return n, true
 	}
 	id, ok := ast.Unparen(e).(*ast.Ident)
@@ -434,7 +461,7 @@ func MaxInt(info *types.Info, e ast.Expr, stack []ast.Node) (int64, bool) {
 				return 0, false
 			}
 			tc := forTrips(info, s)
-			start, ok := constInt(info, init.Rhs[0])
+			start, ok := ConstInt(info, init.Rhs[0])
 			if !tc.Known || !ok {
 				return 0, false
 			}
@@ -456,7 +483,7 @@ func MaxInt(info *types.Info, e ast.Expr, stack []ast.Node) (int64, bool) {
 				}
 				var best int64
 				for _, elt := range lit.Elts {
-					n, ok := constInt(info, elt)
+					n, ok := ConstInt(info, elt)
 					if !ok {
 						return 0, false
 					}

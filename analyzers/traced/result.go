@@ -140,6 +140,10 @@ type Result struct {
 	Funcs []*Func
 	// Jitted are the jit.Jit calls of the package, in source order.
 	Jitted []*Jitted
+	// OtherCalls are the f.Call(...) calls of jitted functions that do not
+	// come straight from a jit.Jit call of the package (a wrapper returned
+	// by a method or kept in a map: reg.get(name).Call(x)), in source order.
+	OtherCalls []*ast.CallExpr
 	// External are the calls into other packages from traced code.
 	External []*ExternalCall
 

@@ -57,26 +57,7 @@ func EnclosingFunc(stack []ast.Node) ast.Node {
 // variable, and whether any statement there changes its contents in
 // place (an element assignment such as v[i] = x).
 func (r *Result) DeclValues(v types.Object) (values []ast.Expr, elemWrites bool) {
-	var scope []ast.Node
-	if f := r.File(v.Pos()); f != nil {
-		path, _ := astutil.PathEnclosingInterval(f, v.Pos(), v.Pos())
-		for _, n := range path {
-			if _, ok := n.(*ast.FuncDecl); ok {
-				scope = []ast.Node{n}
-				break
-			}
-			if _, ok := n.(*ast.FuncLit); ok {
-				scope = []ast.Node{n}
-				break
-			}
-		}
-	}
-	if scope == nil {
-		for _, f := range r.Files {
-			scope = append(scope, f)
-		}
-	}
-	for _, n := range scope {
+	for _, n := range r.declScope(v) {
 		values = append(values, Assigned(r.Info, n, v)...)
 		ast.Inspect(n, func(n ast.Node) bool {
 			if s, ok := n.(*ast.AssignStmt); ok {
@@ -90,6 +71,48 @@ func (r *Result) DeclValues(v types.Object) (values []ast.Expr, elemWrites bool)
 		})
 	}
 	return values, elemWrites
+}
+
+// FieldWrites returns the values assigned to the field v.name of the
+// struct variable v where v is declared (g.adj = append(g.adj, …)).
+func (r *Result) FieldWrites(v types.Object, name string) []ast.Expr {
+	var out []ast.Expr
+	for _, n := range r.declScope(v) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if s, ok := n.(*ast.AssignStmt); ok && len(s.Lhs) == len(s.Rhs) {
+				for i, lhs := range s.Lhs {
+					sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+					if !ok || sel.Sel.Name != name {
+						continue
+					}
+					if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && r.Info.Uses[id] == v {
+						out = append(out, s.Rhs[i])
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// declScope returns the innermost function that declares v, or the
+// package's files for a package variable.
+func (r *Result) declScope(v types.Object) []ast.Node {
+	if f := r.File(v.Pos()); f != nil {
+		path, _ := astutil.PathEnclosingInterval(f, v.Pos(), v.Pos())
+		for _, n := range path {
+			switch n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				return []ast.Node{n}
+			}
+		}
+	}
+	scope := make([]ast.Node, len(r.Files))
+	for i, f := range r.Files {
+		scope[i] = f
+	}
+	return scope
 }
 
 // IsBuiltin reports whether fun is the builtin called name.

@@ -3,6 +3,7 @@ package unrolledloop
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
@@ -35,7 +36,7 @@ func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.D
 	var skip int64
 	if se, ok := ast.Unparen(x).(*ast.SliceExpr); ok && se.High == nil {
 		if se.Low != nil {
-			skip, _ = traced.MaxInt(c.r.Info, se.Low, nil)
+			skip, _ = traced.ConstInt(c.r.Info, se.Low)
 		}
 		x = se.X
 	}
@@ -129,6 +130,11 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
 		return sliceLen{n: int64(len(e.Elts)), known: true, at: e}
+	case *ast.SelectorExpr:
+		// g.adj: from the literals g comes from and the appends to g.adj.
+		if srcs, ok := c.fieldSources(e.X, e.Sel.Name, b, 0); ok {
+			return c.combinedLength(srcs, e)
+		}
 	case *ast.SliceExpr:
 		l := c.lengthOf(e.X, b)
 		if e.Low != nil && e.High == nil && l.known {
@@ -165,28 +171,49 @@ func (c *checker) lengthOf(e ast.Expr, b *binding) sliceLen {
 		c.visiting[v] = true
 		defer delete(c.visiting, v)
 		values, _ := c.r.DeclValues(v)
-		total := sliceLen{known: len(values) > 0, at: e}
+		var srcs []origin
 		for _, val := range values {
-			var l sliceLen
-			if app, ok := ast.Unparen(val).(*ast.CallExpr); ok && traced.IsBuiltin(c.r.Info, app.Fun, "append") {
-				l = c.appended(app, b)
-			} else {
-				l = c.lengthOf(val, b)
-			}
-			if l.fromData || l.shape != nil {
-				return l
-			}
-			if !l.known {
-				total.known = false
-			}
-			if l.at != nil && l.n > 0 {
-				total.at = l.at // point at what adds the elements
-			}
-			total.n += l.n
+			srcs = append(srcs, origin{val, b})
 		}
-		return total
+		return c.combinedLength(srcs, e)
 	}
 	return sliceLen{}
+}
+
+// combinedLength is the length of a slice whose values are srcs: the
+// appends add to it, the other values are alternatives (the longest
+// counts).
+func (c *checker) combinedLength(srcs []origin, at ast.Node) sliceLen {
+	var appended, longest sliceLen
+	appended.known, longest.known = true, true
+	for _, s := range srcs {
+		var l sliceLen
+		if app, ok := ast.Unparen(s.e).(*ast.CallExpr); ok && traced.IsBuiltin(c.r.Info, app.Fun, "append") {
+			l = c.appended(app, s.b)
+			appended.n += l.n
+			if l.at != nil && l.n > 0 {
+				appended.at = l.at // point at what adds the elements
+			}
+		} else {
+			l = c.lengthOf(s.e, s.b)
+			if l.n >= longest.n {
+				longest.n, longest.at = l.n, l.at
+			}
+		}
+		if l.fromData || l.shape != nil {
+			return l
+		}
+		if !l.known {
+			return sliceLen{}
+		}
+	}
+	total := sliceLen{n: longest.n + appended.n, known: len(srcs) > 0, at: at}
+	if appended.at != nil {
+		total.at = appended.at
+	} else if longest.at != nil {
+		total.at = longest.at
+	}
+	return total
 }
 
 // returnedLength is the length of the slice that a helper of the package
@@ -248,8 +275,12 @@ func (c *checker) appended(app *ast.CallExpr, b *binding) sliceLen {
 	return sliceLen{n: n, known: true, at: app}
 }
 
-// lenArg returns x when bound is len(x).
+// lenArg returns x when bound is len(x), or len(x) plus or minus a
+// constant.
 func lenArg(info *types.Info, bound ast.Expr) ast.Expr {
+	if b, ok := ast.Unparen(bound).(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) && info.Types[b.Y].Value != nil {
+		bound = b.X // len(xs) - 1, the start of a count-down
+	}
 	call, ok := ast.Unparen(bound).(*ast.CallExpr)
 	if !ok || len(call.Args) != 1 || !traced.IsBuiltin(info, call.Fun, "len") {
 		return nil

@@ -146,20 +146,22 @@ func (c *checker) paramBound(fn *traced.Func, index int, ops int, d *analysis.Di
 			continue
 		}
 		arg := cs.Call.Args[index]
-		if n, ok := c.intValue(arg, nil); ok {
-			if n > c.max {
-				d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d at %s) → %s; %s",
-					n, v.Name(), n, c.r.Where(cs.Call.Pos()), equations(n, ops), advice)
-				return true
-			}
-			continue
-		}
 		if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
 			if w, ok := c.r.Info.Uses[id].(*types.Var); ok {
-				if q := paramIndex(cs.In, w); q >= 0 && c.paramBound(cs.In, q, ops, d, seen) {
-					return true
+				if q := paramIndex(cs.In, w); q >= 0 {
+					// The caller passes its own parameter on: explain from
+					// its calls (a static argument, say).
+					if c.paramBound(cs.In, q, ops, d, seen) {
+						return true
+					}
+					continue
 				}
 			}
+		}
+		if n, ok := c.intValue(arg, nil); ok && n > c.max {
+			d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d at %s) → %s; %s",
+				n, v.Name(), n, c.r.Where(cs.Call.Pos()), equations(n, ops), advice)
+			return true
 		}
 	}
 	return false

@@ -24,22 +24,37 @@ type binding struct {
 }
 
 // maxHelperDepth bounds how deep the resolver follows helpers that call
-// helpers (and values defined from values).
-const maxHelperDepth = 4
+// helpers; maxHops how many steps it takes from one expression to where
+// its value comes from.
+const (
+	maxHelperDepth = 4
+	maxHops        = 12
+)
 
 // arg returns the argument bound to e when e names a parameter of the
 // helper, with the binding it is evaluated in.
 func (b *binding) arg(info *types.Info, e ast.Expr) (ast.Expr, *binding) {
 	id, ok := ast.Unparen(e).(*ast.Ident)
-	if b == nil || !ok {
+	if !ok {
 		return nil, nil
+	}
+	if a := b.argOf(info, id); a != nil {
+		return a, b.outer
+	}
+	return nil, nil
+}
+
+// argOf returns the argument bound to the parameter id names, or nil.
+func (b *binding) argOf(info *types.Info, id *ast.Ident) ast.Expr {
+	if b == nil {
+		return nil
 	}
 	for i, p := range b.params {
 		if p != nil && info.Uses[id] == p && i < len(b.call.Args) {
-			return b.call.Args[i], b.outer
+			return b.call.Args[i]
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // deeper returns the depth of a binding made inside b.
@@ -52,8 +67,10 @@ func (b *binding) deeper() int {
 
 // intValue returns the largest value that the integer expression e takes:
 // traced.MaxInt, with parameters of helpers replaced by the arguments
-// their calls pass, local variables with a single value, fields of
-// configuration literals, elements of fixed tables, and min/max of those.
+// their calls pass, local variables with a single value, what the traced
+// callers or jitted calls of a function pass to its parameters, fields of
+// configuration literals, elements of fixed tables, results of helpers, and
+// min and max of those.
 func (c *checker) intValue(e ast.Expr, b *binding) (int64, bool) {
 	return c.intValueAt(e, b, 0)
 }
@@ -62,50 +79,32 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 	if n, ok := traced.MaxInt(c.r.Info, e, c.r.PathTo(e)); ok {
 		return n, true
 	}
-	if hops > maxHelperDepth*2 {
+	if hops > maxHops {
 		return 0, false
 	}
 	if a, outer := b.arg(c.r.Info, e); a != nil {
 		return c.intValueAt(a, outer, hops+1)
 	}
 	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		if v, ok := c.r.Info.Uses[e].(*types.Var); ok {
-			if values, elemWrites := c.r.DeclValues(v); len(values) == 1 && !elemWrites {
-				return c.intValueAt(values[0], b, hops+1)
+	case *ast.Ident, *ast.SelectorExpr:
+		srcs, ok := c.sources(e, b, hops)
+		return c.largest(srcs, ok, hops)
+	case *ast.IndexExpr:
+		var elts []origin
+		tables, ok := c.sources(e.X, b, hops)
+		for _, t := range tables {
+			lit, isLit := ast.Unparen(t.e).(*ast.CompositeLit)
+			if !isLit {
+				return 0, false
 			}
-			args := c.paramArgs(v)
-			var most int64
-			for _, a := range args {
-				n, ok := c.intValueAt(a, nil, hops+1)
-				if !ok {
-					return 0, false
+			for _, elt := range lit.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					elt = kv.Value
 				}
-				most = max(most, n)
-			}
-			return most, len(args) > 0
-		}
-	case *ast.SelectorExpr, *ast.IndexExpr:
-		if lit, lb := c.literalOf(e, b, hops); lit != nil {
-			return c.intValueAt(lit, lb, hops+1)
-		}
-		if ix, ok := e.(*ast.IndexExpr); ok {
-			table, tb := c.literalOf(ix.X, b, hops)
-			if lit, ok := table.(*ast.CompositeLit); ok && len(lit.Elts) > 0 {
-				var most int64
-				for _, elt := range lit.Elts {
-					if kv, ok := elt.(*ast.KeyValueExpr); ok {
-						elt = kv.Value
-					}
-					n, ok := c.intValueAt(elt, tb, hops+1)
-					if !ok {
-						return 0, false
-					}
-					most = max(most, n)
-				}
-				return most, true
+				elts = append(elts, origin{elt, t.b})
 			}
 		}
+		return c.largest(elts, ok, hops)
 	case *ast.CallExpr:
 		switch {
 		case traced.IsBuiltin(c.r.Info, e.Fun, "min"):
@@ -117,54 +116,153 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 			}
 			return least, found // min is at most any known argument
 		case traced.IsBuiltin(c.r.Info, e.Fun, "max"):
-			var most int64
+			var args []origin
 			for _, a := range e.Args {
-				n, ok := c.intValueAt(a, b, hops+1)
-				if !ok {
-					return 0, false
-				}
-				most = max(most, n)
+				args = append(args, origin{a, b})
 			}
-			return most, len(e.Args) > 0
+			return c.largest(args, true, hops)
 		}
+		srcs, ok := c.sources(e, b, hops)
+		return c.largest(srcs, ok, hops)
 	}
 	return 0, false
 }
 
-// literalOf follows e to the expression it stands for: through helpers'
-// parameters, local variables with a single value, the & operator, fields
-// of struct literals (cfg.Len) and keyed elements of literals. It returns
-// nil when e is not one of those, or it leads nowhere.
-func (c *checker) literalOf(e ast.Expr, b *binding, hops int) (ast.Expr, *binding) {
-	if hops > maxHelperDepth*2 {
-		return nil, nil
+// largest is the largest intValue of srcs, when all are known.
+func (c *checker) largest(srcs []origin, ok bool, hops int) (int64, bool) {
+	if !ok || len(srcs) == 0 {
+		return 0, false
+	}
+	var most int64
+	for _, s := range srcs {
+		n, ok := c.intValueAt(s.e, s.b, hops+1)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, n)
+	}
+	return most, true
+}
+
+// origin is an expression that a value may come from, with the binding of
+// the helper it is in.
+type origin struct {
+	e ast.Expr
+	b *binding
+}
+
+// sources returns the expressions that e may stand for, one step back: the
+// values of a variable (in the function that declares it; or, for a
+// parameter of a traced function, what its calls pass), the value of a
+// field (from the struct literals and field assignments the variable gets),
+// the results of a helper (its parameters bound to the call's arguments).
+// ok is false when some source is not known.
+func (c *checker) sources(e ast.Expr, b *binding, hops int) ([]origin, bool) {
+	if hops > maxHops {
+		return nil, false
 	}
 	if a, outer := b.arg(c.r.Info, e); a != nil {
-		return c.literalOf(a, outer, hops+1)
+		return []origin{{a, outer}}, true
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
-		return e, b
+		return []origin{{e, b}}, true
 	case *ast.UnaryExpr:
-		return c.literalOf(e.X, b, hops+1)
+		return c.sources(e.X, b, hops+1)
 	case *ast.Ident:
-		if v, ok := c.r.Info.Uses[e].(*types.Var); ok {
-			if values, elemWrites := c.r.DeclValues(v); len(values) == 1 && !elemWrites {
-				return c.literalOf(values[0], b, hops+1)
-			}
-			if args := c.paramArgs(v); len(args) == 1 {
-				return c.literalOf(args[0], nil, hops+1)
+		v, ok := c.r.Info.Uses[e].(*types.Var)
+		if !ok {
+			return nil, false
+		}
+		var out []origin
+		values, elemWrites := c.r.DeclValues(v)
+		for _, val := range values {
+			if !c.carries(v, val) {
+				out = append(out, origin{val, b})
 			}
 		}
-	case *ast.SelectorExpr:
-		lit, lb := c.literalOf(e.X, b, hops+1)
-		if cl, ok := lit.(*ast.CompositeLit); ok {
-			if field := fieldValue(c.r.Info, cl, e.Sel.Name); field != nil {
-				return field, lb
+		if len(values) == 0 {
+			for _, a := range c.paramArgs(v) {
+				out = append(out, origin{a, nil})
 			}
+		}
+		return out, len(out) > 0 && !elemWrites
+	case *ast.SelectorExpr:
+		return c.fieldSources(e.X, e.Sel.Name, b, hops+1)
+	case *ast.CallExpr:
+		if c.r.Info.Types[e.Fun].IsType() && len(e.Args) == 1 {
+			return []origin{{e.Args[0], b}}, true // a conversion
+		}
+		if b.deeper() > maxHelperDepth {
+			return nil, false
+		}
+		values, ok := c.r.Returns(e, 0)
+		var out []origin
+		for _, ret := range values {
+			out = append(out, origin{ret.Value, &binding{params: c.r.Params(ret.Func), call: e, outer: b, depth: b.deeper()}})
+		}
+		return out, ok
+	}
+	return nil, false
+}
+
+// fieldSources returns the expressions that the field name of x may hold:
+// its value in the struct literals that x comes from, and the values that
+// assignments to x.name give it.
+func (c *checker) fieldSources(x ast.Expr, name string, b *binding, hops int) ([]origin, bool) {
+	if hops > maxHops {
+		return nil, false
+	}
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok && b.argOf(c.r.Info, id) == nil {
+		if v, ok := c.r.Info.Uses[id].(*types.Var); ok {
+			var out []origin
+			for _, w := range c.r.FieldWrites(v, name) {
+				out = append(out, origin{w, b})
+			}
+			more, ok := c.fieldsOf(x, name, b, hops)
+			return append(out, more...), ok || len(out) > 0 && len(more) == 0
 		}
 	}
-	return nil, nil
+	return c.fieldsOf(x, name, b, hops)
+}
+
+// fieldsOf follows x to the struct literals it comes from and returns
+// their values for the field name (none for a literal that leaves it zero).
+func (c *checker) fieldsOf(x ast.Expr, name string, b *binding, hops int) ([]origin, bool) {
+	srcs, ok := c.sources(x, b, hops+1)
+	var out []origin
+	for _, s := range srcs {
+		if lit, isLit := ast.Unparen(s.e).(*ast.CompositeLit); isLit {
+			if v := fieldValue(c.r.Info, lit, name); v != nil {
+				out = append(out, origin{v, s.b})
+			}
+			continue
+		}
+		more, mok := c.fieldSources(s.e, name, s.b, hops+1)
+		ok = ok && mok
+		out = append(out, more...)
+	}
+	return out, ok
+}
+
+// carries reports whether val, a value assigned to v, is the result of a
+// jitted function called on v itself (fine = step.Call(fine)): a carry,
+// whose static fields are those v already has.
+func (c *checker) carries(v *types.Var, val ast.Expr) bool {
+	call, ok := ast.Unparen(val).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Call" || !traced.IsFunc(c.r.Info.TypeOf(sel.X)) {
+		return false
+	}
+	for _, a := range call.Args {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok && c.r.Info.Uses[id] == v {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldValue returns the value that a struct literal gives to the field
@@ -188,22 +286,29 @@ func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
 	return nil
 }
 
-// paramArgs returns what the calls of a traced function that traced code
-// calls pass to its parameter v (decode(cfg, enc, w) passes cfg), or nil
-// when v is not such a parameter or the function is also jitted (its
-// arguments then come from its callers' f.Call).
+// paramArgs returns what the calls of a traced function pass to its
+// parameter v: the calls from traced code (decode(cfg, enc, w) passes cfg)
+// and the f.Call calls of its jitted wrappers (frame.Call(state{...})), or
+// nil when v is not a parameter of a traced function.
 func (c *checker) paramArgs(v *types.Var) []ast.Expr {
 	for _, fn := range c.r.Funcs {
 		i := paramIndex(fn, v)
-		if i < 0 || len(fn.Jitted) > 0 {
+		if i < 0 {
 			continue
 		}
-		var args []ast.Expr
+		var calls []*ast.CallExpr
 		for _, cs := range fn.CalledFrom {
-			if i >= len(cs.Call.Args) {
+			calls = append(calls, cs.Call)
+		}
+		for _, j := range fn.Jitted {
+			calls = append(calls, j.Calls...)
+		}
+		var args []ast.Expr
+		for _, call := range calls {
+			if i >= len(call.Args) {
 				return nil
 			}
-			args = append(args, cs.Call.Args[i])
+			args = append(args, call.Args[i])
 		}
 		return args
 	}

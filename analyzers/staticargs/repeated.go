@@ -1,0 +1,111 @@
+package staticargs
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// checkJitInRepeatedFunc reports jit.Jit of a named function in a function
+// of the package that runs many times (it is called in a loop, or from
+// several places) when the wrapper is not kept: each run makes a new
+// wrapper with an empty cache (handleUncached jitting the model for every
+// request). A wrapper stored in a map, a field or a package variable is a
+// cache, not reported.
+func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node, report func(analysis.Diagnostic)) {
+	encl, ok := traced.EnclosingFunc(stack).(*ast.FuncDecl)
+	if !ok || len(j.Call.Args) == 0 || !namedFunc(r.Info, j.Call.Args[0]) || escapes(r, j, encl) {
+		return
+	}
+	obj := r.Info.Defs[encl.Name]
+	var calls []*ast.CallExpr
+	inLoop := (*ast.CallExpr)(nil)
+	for _, f := range r.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && typeutil.Callee(r.Info, call) == obj {
+				calls = append(calls, call)
+				if inLoop == nil && len(traced.Loops(r.PathTo(call))) > 0 {
+					inLoop = call
+				}
+			}
+			return true
+		})
+	}
+	var why string
+	switch {
+	case inLoop != nil:
+		why = fmt.Sprintf("%s is called in a loop at %s", encl.Name.Name, r.Where(inLoop.Pos()))
+	case len(calls) > 1:
+		why = fmt.Sprintf("%s is called from %d places", encl.Name.Name, len(calls))
+	default:
+		return
+	}
+	report(analysis.Diagnostic{
+		Pos: j.Call.Pos(), End: j.Call.End(),
+		Message: fmt.Sprintf("jit.Jit runs on every call of %s, and %s: each call makes a new wrapper with an empty cache, "+
+			"so every call traces and compiles again. Create the jitted function once (a package variable, or a field set up once)", encl.Name.Name, why),
+	})
+}
+
+// namedFunc reports whether e names a function declared in a package (the
+// same code on every run, unlike a literal or a method value).
+func namedFunc(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := info.Uses[e].(*types.Func)
+		return ok
+	case *ast.SelectorExpr:
+		_, ok := info.Uses[e.Sel].(*types.Func)
+		return ok && info.Selections[e] == nil
+	}
+	return false
+}
+
+// escapes reports whether the wrapper made by j outlives the run of encl:
+// it is returned, or stored anywhere but a local variable.
+func escapes(r *traced.Result, j *traced.Jitted, encl *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(encl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			for _, res := range n.Results {
+				found = found || holdsWrapper(r, j, res)
+			}
+		case *ast.AssignStmt:
+			for i, rhs := range n.Rhs {
+				if i < len(n.Lhs) && holdsWrapper(r, j, rhs) {
+					if _, local := ast.Unparen(n.Lhs[i]).(*ast.Ident); !local || isPackageVar(r.Info, n.Lhs[i]) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// holdsWrapper reports whether e is j's jit.Jit call or the variable that
+// holds its result.
+func holdsWrapper(r *traced.Result, j *traced.Jitted, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if e == ast.Expr(j.Call) {
+		return true
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && j.Var != nil && r.Info.Uses[id] == j.Var
+}
+
+// isPackageVar reports whether e is a package-level variable.
+func isPackageVar(info *types.Info, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	return ok && v.Parent() != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
