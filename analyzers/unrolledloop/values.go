@@ -58,6 +58,19 @@ func (c *checker) intValue(e ast.Expr, b *binding) (int64, bool) {
 	return c.intValueAt(e, b, 0)
 }
 
+// mostValue is the largest of e's values under the bindings of the
+// closure factories that make the function (makePenalty(lossConfig{Order:
+// 40}) and makePenalty(lossConfig{Order: 5}): 40), over those it resolves
+// under; ok is false when it resolves under none.
+func (c *checker) mostValue(e ast.Expr, binds []*binding) (most int64, ok bool) {
+	for _, b := range binds {
+		if n, nok := c.intValue(e, b); nok && (!ok || n > most) {
+			most, ok = n, true
+		}
+	}
+	return most, ok
+}
+
 func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 	if n, ok := traced.MaxInt(c.r.Info, e, c.r.PathTo(e)); ok {
 		return n, true
