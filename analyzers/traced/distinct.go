@@ -167,7 +167,7 @@ func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
 	seen := map[string]bool{}
 	for _, v := range values {
 		consts := []ast.Expr{v.Value}
-		if lit := r.rangedLiteral(v.Value); lit != nil {
+		if lit, ok := ast.Unparen(r.RangedOver(v.Value)).(*ast.CompositeLit); ok {
 			consts = lit.Elts
 		}
 		for _, e := range consts {
@@ -181,18 +181,16 @@ func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
 	return int64(len(seen)), ok && len(seen) > 0
 }
 
-// rangedLiteral returns the literal that e, the value variable of an
-// enclosing range statement, ranges over (for _, b := range []int{8, 16}),
-// or nil.
-func (r *Result) rangedLiteral(e ast.Expr) *ast.CompositeLit {
+// RangedOver returns what the range statement whose value variable e
+// names ranges over (for _, d := range s.Depths: s.Depths), or nil.
+func (r *Result) RangedOver(e ast.Expr) ast.Expr {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return nil
 	}
 	for _, n := range r.PathTo(id) {
 		if rs, ok := n.(*ast.RangeStmt); ok && r.Info.Defs[identOf(rs.Value)] == r.Info.Uses[id] {
-			lit, _ := ast.Unparen(rs.X).(*ast.CompositeLit)
-			return lit
+			return rs.X
 		}
 	}
 	return nil

@@ -83,6 +83,9 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
+		if x := c.r.RangedOver(e); x != nil {
+			return c.tableMax(x, b, hops) // for _, d := range s.Depths
+		}
 		if v, ok := c.r.Info.Uses[e].(*types.Var); ok {
 			if values, elemWrites := c.r.DeclValues(v); len(values) == 1 && !elemWrites {
 				return c.intValueAt(values[0], b, hops+1)
@@ -103,21 +106,7 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 			return c.intValueAt(lit, lb, hops+1)
 		}
 		if ix, ok := e.(*ast.IndexExpr); ok {
-			table, tb := c.literalOf(ix.X, b, hops)
-			if lit, ok := table.(*ast.CompositeLit); ok && len(lit.Elts) > 0 {
-				var most int64
-				for _, elt := range lit.Elts {
-					if kv, ok := elt.(*ast.KeyValueExpr); ok {
-						elt = kv.Value
-					}
-					n, ok := c.intValueAt(elt, tb, hops+1)
-					if !ok {
-						return 0, false
-					}
-					most = max(most, n)
-				}
-				return most, true
-			}
+			return c.tableMax(ix.X, b, hops)
 		}
 	case *ast.CallExpr:
 		switch {
@@ -142,6 +131,28 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// tableMax returns the largest element of the fixed table x, a literal
+// that literalOf finds.
+func (c *checker) tableMax(x ast.Expr, b *binding, hops int) (int64, bool) {
+	table, tb := c.literalOf(x, b, hops)
+	lit, ok := table.(*ast.CompositeLit)
+	if !ok || len(lit.Elts) == 0 {
+		return 0, false
+	}
+	var most int64
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			elt = kv.Value
+		}
+		n, ok := c.intValueAt(elt, tb, hops+1)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, n)
+	}
+	return most, true
 }
 
 // literalOf follows e to the expression it stands for: through helpers'

@@ -23,18 +23,22 @@ func (l *rsLoader) Next() (jit.Array, bool) {
 
 // rsRing reads frames of a fixed size at a moving offset.
 type rsRing struct {
-	buf []float32
-	off int
+	samples []float32
+	start   int
 }
 
-// frame returns the next n values.
+// frame returns the next n samples, wrapping around.
 func (r *rsRing) frame(n int) jit.Array {
-	out := make([]float32, n)
-	for i := range out {
-		out[i] = r.buf[(r.off+i)%len(r.buf)]
-	}
-	r.off += n / 2
-	return jit.FromSlice(out)
+	window := append(r.samples[r.start:], r.samples[:r.start]...)[:n]
+	r.start = (r.start + n/2) % len(r.samples)
+	return jit.FromSlice(window)
+}
+
+// rest returns the samples from the offset on, and moves the offset: a
+// shorter array on each call.
+func (r *rsRing) rest() jit.Array {
+	r.start++
+	return jit.FromSlice(r.samples[r.start:])
 }
 
 func rsLoad(lengths []int) {
@@ -51,9 +55,13 @@ func rsLoad(lengths []int) {
 		sumSq.Call(x) // want `argument x has a different shape on each iteration: one compile per distinct shape \(the number of compiles grows with the data\)`
 	}
 	// Not reported: the ring moves its offset, not its frame size.
-	r := &rsRing{buf: make([]float32, 50)}
+	r := &rsRing{samples: make([]float32, 50)}
 	for range 10 {
 		sumSq.Call(r.frame(32))
+	}
+	// What is left after the offset shrinks on each call.
+	for range 10 {
+		sumSq.Call(r.rest()) // want `argument x has a different shape on each iteration`
 	}
 }
 
