@@ -83,11 +83,12 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		if x := c.r.RangedOver(e); x != nil {
-			return c.tableMax(x, b, hops) // for _, d := range s.Depths
-		}
 		if v, ok := c.r.Info.Uses[e].(*types.Var); ok {
-			if values, elemWrites := c.r.DeclValues(v); len(values) == 1 && !elemWrites {
+			values, elemWrites := c.r.DeclValues(v)
+			if x := c.r.RangedOver(e); x != nil && len(values) == 0 {
+				return c.tableMax(x, b, hops) // for _, d := range s.Depths
+			}
+			if len(values) == 1 && !elemWrites {
 				return c.intValueAt(values[0], b, hops+1)
 			}
 			args := c.paramArgs(v)
