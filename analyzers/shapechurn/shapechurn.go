@@ -351,7 +351,8 @@ func (s *shapes) anyArray(es []ast.Expr) bool {
 }
 
 // lengthVaries reports whether the length of a Go slice changes between
-// iterations: a slice expression with loop-dependent bounds, or a loop
+// iterations: a slice expression whose width depends on the loop (or, with
+// no high bound, of a slice whose length does), or a loop
 // variable or variable assigned in the loop (ragged batches).
 func (s *shapes) lengthVaries(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
@@ -360,13 +361,12 @@ func (s *shapes) lengthVaries(e ast.Expr) bool {
 		if low == nil {
 			low = &ast.BasicLit{Kind: token.INT, Value: "0"}
 		}
-		if e.High != nil && s.widthVaries(low, e.High) {
-			return true
+		if e.High != nil {
+			// x[low:high] has high-low elements, whatever the length of x
+			// (ring[off:][:n] is n long).
+			return s.widthVaries(low, e.High)
 		}
-		if e.High == nil && s.loop.Varies(low) {
-			return true
-		}
-		return s.lengthVaries(e.X)
+		return s.loop.Varies(low) || s.lengthVaries(e.X)
 	case *ast.Ident:
 		obj := s.r.Info.Uses[e]
 		if obj == nil || s.seen[obj] {

@@ -46,6 +46,9 @@ func (r *Result) distinct(l *Loop, e ast.Expr, seen map[types.Object]bool) (int6
 		}
 	case *ast.IndexExpr:
 		n, ok := r.tableSize(e.X)
+		if c, cok := r.tableConsts(e.X); cok && c < n {
+			n = c // []int{2, 4, 2, 4}: two values, whatever the index
+		}
 		if k, kok := r.distinct(l, e.Index, seen); kok && (ok || !l.Varies(e.X)) {
 			// table[i%k], phase[step%2 == 0]: at most k of the elements
 			// of a table that the loop does not change.
@@ -103,17 +106,39 @@ func (r *Result) tableSize(x ast.Expr) (int64, bool) {
 			return a.Len(), true
 		}
 	}
+	if lit := r.tableLiteral(x); lit != nil {
+		return int64(len(lit.Elts)), true
+	}
+	return 0, false
+}
+
+// tableConsts returns at most how many distinct values the table x holds
+// when it is a literal of constants: its distinct constants, and the zero
+// of the elements that an array literal leaves out.
+func (r *Result) tableConsts(x ast.Expr) (int64, bool) {
+	lit := r.tableLiteral(x)
+	if lit == nil {
+		return 0, false
+	}
+	n, ok := r.ConstSet(lit)
+	if a, isArray := arrayType(r.Info.TypeOf(lit)); isArray && a.Len() > int64(len(lit.Elts)) {
+		n++
+	}
+	return n, ok
+}
+
+// tableLiteral returns the literal that the table x is: x itself, or the
+// only value of a variable never written element by element; or nil.
+func (r *Result) tableLiteral(x ast.Expr) *ast.CompositeLit {
 	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
 		if v, ok := r.Info.Uses[id].(*types.Var); ok {
-			values, elemWrites := r.DeclValues(v)
-			if len(values) == 1 && !elemWrites {
-				if lit, ok := ast.Unparen(values[0]).(*ast.CompositeLit); ok {
-					return int64(len(lit.Elts)), true
-				}
+			if values, elemWrites := r.DeclValues(v); len(values) == 1 && !elemWrites {
+				x = values[0]
 			}
 		}
 	}
-	return 0, false
+	lit, _ := ast.Unparen(x).(*ast.CompositeLit)
+	return lit
 }
 
 // ConstSet returns the number of distinct constants in a literal ranged over.
@@ -142,7 +167,7 @@ func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
 	seen := map[string]bool{}
 	for _, v := range values {
 		consts := []ast.Expr{v.Value}
-		if lit := r.rangedLiteral(v.Value); lit != nil {
+		if lit, ok := ast.Unparen(r.RangedOver(v.Value)).(*ast.CompositeLit); ok {
 			consts = lit.Elts
 		}
 		for _, e := range consts {
@@ -156,18 +181,16 @@ func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
 	return int64(len(seen)), ok && len(seen) > 0
 }
 
-// rangedLiteral returns the literal that e, the value variable of an
-// enclosing range statement, ranges over (for _, b := range []int{8, 16}),
-// or nil.
-func (r *Result) rangedLiteral(e ast.Expr) *ast.CompositeLit {
+// RangedOver returns what the range statement whose value variable e
+// names ranges over (for _, d := range s.Depths: s.Depths), or nil.
+func (r *Result) RangedOver(e ast.Expr) ast.Expr {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return nil
 	}
 	for _, n := range r.PathTo(id) {
 		if rs, ok := n.(*ast.RangeStmt); ok && r.Info.Defs[identOf(rs.Value)] == r.Info.Uses[id] {
-			lit, _ := ast.Unparen(rs.X).(*ast.CompositeLit)
-			return lit
+			return rs.X
 		}
 	}
 	return nil

@@ -41,7 +41,10 @@ func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.D
 		x = se.X
 	}
 	name := types.ExprString(x)
-	sites := []site{{arg: x}}
+	var sites []site
+	for _, b := range c.factories(fn) {
+		sites = append(sites, site{arg: x, bind: b})
+	}
 	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
 		v, _ := c.r.Info.Uses[id].(*types.Var)
 		if index := paramIndex(fn, v); index >= 0 {
@@ -55,7 +58,7 @@ func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.D
 			l = c.lengthOf(s.arg, nil)
 			passes = "the call at " + c.r.Where(s.call.Pos()) + " passes a slice"
 		} else {
-			l = c.lengthOf(s.arg, c.factory(fn))
+			l = c.lengthOf(s.arg, s.bind)
 		}
 		n := l.n - skip
 		switch {
@@ -82,10 +85,13 @@ func (c *checker) sliceBound(fn *traced.Func, x ast.Expr, ops int, d *analysis.D
 	return false
 }
 
-// site is an argument passed at a call.
+// site is an argument passed at a call, or a slice that traced code
+// builds, calls a helper for or captures (no call), with the binding of
+// the closure factory it is evaluated in.
 type site struct {
 	arg  ast.Expr
 	call *ast.CallExpr
+	bind *binding
 }
 
 // sliceSites returns what the calls of fn pass to its parameter index: the
@@ -100,7 +106,7 @@ func (c *checker) sliceSites(fn *traced.Func, index int, seen map[*traced.Func]b
 	for _, j := range fn.Jitted {
 		for _, call := range j.Calls {
 			if index < len(call.Args) {
-				out = append(out, site{call.Args[index], call})
+				out = append(out, site{arg: call.Args[index], call: call})
 			}
 		}
 	}
@@ -117,7 +123,7 @@ func (c *checker) sliceSites(fn *traced.Func, index int, seen map[*traced.Func]b
 				}
 			}
 		}
-		out = append(out, site{arg, cs.Call})
+		out = append(out, site{arg: arg, call: cs.Call})
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -74,6 +75,7 @@ func (c *checker) check(fn *traced.Func) {
 func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic) bool {
 	tc := traced.Trips(c.r.Info, loop)
 	ops := c.r.Ops(traced.LoopBody(loop))
+	binds := c.factories(fn)
 	switch {
 	case tc.Known:
 		if tc.N <= c.max {
@@ -93,12 +95,12 @@ func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic
 			return c.sliceBound(fn, arg, ops, d)
 		}
 		return false
-	case c.fromShape(tc.Bound, c.factory(fn)):
+	case slices.ContainsFunc(binds, func(b *binding) bool { return c.fromShape(tc.Bound, b) }):
 		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s",
 			types.ExprString(tc.Bound), max(ops, 1), advice)
 		return true
 	}
-	if n, ok := c.intValue(tc.Bound, c.factory(fn)); ok && !c.isParam(fn, tc.Bound) {
+	if n, ok := c.mostValue(tc.Bound, binds); ok && !c.isParam(fn, tc.Bound) {
 		if n <= c.max {
 			return false
 		}
@@ -184,16 +186,16 @@ func (c *checker) staticBound(fn *traced.Func, name string, index int, ops int, 
 	for _, j := range fn.Jitted {
 		for _, call := range j.Calls {
 			if index < len(call.Args) {
-				sites = append(sites, site{call.Args[index], call})
+				sites = append(sites, site{arg: call.Args[index], call: call})
 			}
 		}
 		for _, ic := range j.Indirect {
 			if index >= len(ic.Inner.Args) {
 				continue
 			}
-			s := site{ic.Inner.Args[index], ic.Inner}
+			s := site{arg: ic.Inner.Args[index], call: ic.Inner}
 			if q := paramOf(c.r.Info, ic.Callee, s.arg); q >= 0 && q < len(ic.Outer.Args) {
-				s = site{ic.Outer.Args[q], ic.Outer}
+				s = site{arg: ic.Outer.Args[q], call: ic.Outer}
 			}
 			sites = append(sites, s)
 		}
@@ -269,23 +271,29 @@ func (c *checker) fromShape(e ast.Expr, b *binding) bool {
 	return visit(e, b)
 }
 
-// factory binds the parameters of the function that returns fn, a
+// factories binds the parameters of the function that returns fn, a
 // closure jitted as jit.Jit(makePenalty(cfg)), to the arguments of that
-// call (nil when fn is not such a closure, or is jitted through several).
-func (c *checker) factory(fn *traced.Func) *binding {
-	lit, ok := fn.Node.(*ast.FuncLit)
-	if !ok || len(fn.Jitted) != 1 || len(fn.Jitted[0].Call.Args) == 0 {
-		return nil
+// call: one binding per such jit.Jit call, or a single nil binding when fn
+// is not jitted that way.
+func (c *checker) factories(fn *traced.Func) []*binding {
+	var out []*binding
+	if lit, ok := fn.Node.(*ast.FuncLit); ok {
+		if encl, ok := traced.EnclosingFunc(c.r.PathTo(lit)).(*ast.FuncDecl); ok {
+			for _, j := range fn.Jitted {
+				if len(j.Call.Args) == 0 {
+					continue
+				}
+				call, ok := ast.Unparen(j.Call.Args[0]).(*ast.CallExpr)
+				if ok && typeutil.Callee(c.r.Info, call) == c.r.Info.Defs[encl.Name] {
+					out = append(out, &binding{params: traced.ParamVars(c.r.Info, encl.Type), call: call})
+				}
+			}
+		}
 	}
-	call, ok := ast.Unparen(fn.Jitted[0].Call.Args[0]).(*ast.CallExpr)
-	if !ok {
-		return nil
+	if len(out) == 0 {
+		return []*binding{nil}
 	}
-	encl, ok := traced.EnclosingFunc(c.r.PathTo(lit)).(*ast.FuncDecl)
-	if !ok || typeutil.Callee(c.r.Info, call) != c.r.Info.Defs[encl.Name] {
-		return nil
-	}
-	return &binding{params: traced.ParamVars(c.r.Info, encl.Type), call: call}
+	return out
 }
 
 // mentionsLen reports whether e calls the builtin len (the length of a

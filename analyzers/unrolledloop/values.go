@@ -90,20 +90,7 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 		srcs, ok := c.sources(e, b, hops)
 		return c.largest(srcs, ok, hops)
 	case *ast.IndexExpr:
-		var elts []origin
-		tables, ok := c.sources(e.X, b, hops)
-		for _, t := range tables {
-			lit, isLit := ast.Unparen(t.e).(*ast.CompositeLit)
-			if !isLit {
-				return 0, false
-			}
-			for _, elt := range lit.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					elt = kv.Value
-				}
-				elts = append(elts, origin{elt, t.b})
-			}
-		}
+		elts, ok := c.elements(e.X, b, hops)
 		return c.largest(elts, ok, hops)
 	case *ast.CallExpr:
 		switch {
@@ -126,6 +113,37 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 		return c.largest(srcs, ok, hops)
 	}
 	return 0, false
+}
+
+// mostValue is the largest intValue of e under any of binds (a closure
+// made by several calls of its factory) that is known.
+func (c *checker) mostValue(e ast.Expr, binds []*binding) (most int64, ok bool) {
+	for _, b := range binds {
+		if n, nok := c.intValue(e, b); nok && (!ok || n > most) {
+			most, ok = n, true
+		}
+	}
+	return most, ok
+}
+
+// elements returns the elements of the fixed tables (literals) that x
+// comes from.
+func (c *checker) elements(x ast.Expr, b *binding, hops int) ([]origin, bool) {
+	var elts []origin
+	tables, ok := c.sources(x, b, hops)
+	for _, t := range tables {
+		lit, isLit := ast.Unparen(t.e).(*ast.CompositeLit)
+		if !isLit {
+			return nil, false
+		}
+		for _, elt := range lit.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			elts = append(elts, origin{elt, t.b})
+		}
+	}
+	return elts, ok
 }
 
 // largest is the largest intValue of srcs, when all are known.
@@ -180,6 +198,9 @@ func (c *checker) sources(e ast.Expr, b *binding, hops int) ([]origin, bool) {
 			if !c.carries(v, val) {
 				out = append(out, origin{val, b})
 			}
+		}
+		if x := c.r.RangedOver(e); x != nil && len(values) == 0 {
+			return c.elements(x, b, hops+1) // for _, d := range s.Depths
 		}
 		if len(values) == 0 {
 			for _, a := range c.paramArgs(v) {
