@@ -102,24 +102,27 @@ func (w *factWalk) visit(q *packages.Package) (string, error) {
 		}
 	}
 	imports := slices.ContainsFunc(slices.Collect(maps.Keys(q.Imports)), traced.IsJitPath)
-	if !imports && !factsBelow {
+	needs := imports
+	var srcs [][]byte
+	if imports || traced.LocalModule(analysisModule(q.Module)) {
+		var err error
+		if srcs, err = readSources(q); err != nil {
+			return "", err
+		}
+		needs = imports || traced.NeedsFacts(false, analysisModule(q.Module), parseOnly(q, srcs))
+	}
+	if !needs && !factsBelow {
 		return "", nil
 	}
-	var srcs [][]byte
-	if imports {
-		for _, f := range q.CompiledGoFiles {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				return "", fmt.Errorf("reading %s for its facts: %v", f, err)
-			}
-			fmt.Fprintf(h, "file %s %d\n", f, len(b))
-			h.Write(b)
-			srcs = append(srcs, b)
+	if needs {
+		for i, f := range q.CompiledGoFiles {
+			fmt.Fprintf(h, "file %s %d\n", f, len(srcs[i]))
+			h.Write(srcs[i])
 		}
 	}
 	key := hex.EncodeToString(h.Sum(nil))
 	w.keys[q] = key
-	if !imports {
+	if !needs {
 		return key, nil // facts pass through q from below
 	}
 	w.c.mu.Lock()
@@ -148,6 +151,32 @@ func (w *factWalk) visit(q *packages.Package) (string, error) {
 	}
 	w.own[q] = recs
 	return key, nil
+}
+
+// readSources reads q's Go files.
+func readSources(q *packages.Package) ([][]byte, error) {
+	srcs := make([][]byte, len(q.CompiledGoFiles))
+	for i, f := range q.CompiledGoFiles {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s for its facts: %v", f, err)
+		}
+		srcs[i] = b
+	}
+	return srcs, nil
+}
+
+// parseOnly parses q's sources for a look at their declarations (files
+// that do not parse are left out).
+func parseOnly(q *packages.Package, srcs [][]byte) []*ast.File {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for i, f := range q.CompiledGoFiles {
+		if file, err := parser.ParseFile(fset, f, srcs[i], parser.SkipObjectResolution); err == nil {
+			files = append(files, file)
+		}
+	}
+	return files
 }
 
 // analyze parses and type-checks q from source against its dependencies'

@@ -183,14 +183,67 @@ func countConstants(info *types.Info, values []Return) (int64, bool) {
 	return int64(len(seen)), len(seen) > 0 && len(seen) <= maxConstResults
 }
 
-// exportFew exports a FewFact for each exported function of the package
-// with one result that returns only a few constants. It runs on every
-// package, jit or not: schedules and bucket choosers live anywhere.
+// LocalModule reports whether m is a module whose source is local — the
+// main module, a workspace module or a directory replacement: its version
+// is not known. Schedules and bucket choosers that jitted code calls live
+// in such modules, in packages that need not import jit.
+func LocalModule(m *analysis.Module) bool { return m != nil && m.Path != "" && m.Version == "" }
+
+// NeedsFacts reports whether a package needs the jitlint analyzers to run
+// for its facts: it imports jit, or it belongs to a local module and may
+// declare a bucket chooser (MayChoose). Every driver (the jitlint command,
+// go vet, jitls) asks it, so that all see the same facts.
+func NeedsFacts(importsJit bool, m *analysis.Module, files []*ast.File) bool {
+	return importsJit || LocalModule(m) && MayChoose(files)
+}
+
+// MayChoose reports, from syntax alone, whether files declare a function
+// for which exportFew may export a FewFact: exported, no receiver, one
+// result, and a return of a literal or a name.
+func MayChoose(files []*ast.File) bool {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && chooserShape(fd) && returnsLiteral(fd.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chooserShape reports whether fd is an exported function with a body, no
+// receiver and one result.
+func chooserShape(fd *ast.FuncDecl) bool {
+	return fd.Body != nil && fd.Recv == nil && fd.Name.IsExported() && fd.Type.Results != nil && fd.Type.Results.NumFields() == 1
+}
+
+// returnsLiteral reports whether body returns a basic literal or a name.
+func returnsLiteral(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+			switch ast.Unparen(ret.Results[0]).(type) {
+			case *ast.BasicLit, *ast.Ident:
+				found = true
+			}
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !found && !lit
+	})
+	return found
+}
+
+// exportFew exports a FewFact for each function of the package that
+// chooserShape accepts and that returns only a few constants, in packages
+// of local modules and packages that import jit (see NeedsFacts).
 func exportFew(pass *analysis.Pass) {
+	if !LocalModule(pass.Module) && !ImportsJit(pass.Pkg) {
+		return
+	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !fd.Name.IsExported() || fd.Type.Results == nil || fd.Type.Results.NumFields() != 1 {
+			if !ok || !chooserShape(fd) {
 				continue
 			}
 			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)

@@ -131,12 +131,18 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 		fmt.Fprintf(os.Stderr, "jitlint: %s: %v\n", cfg.ImportPath, err)
 		return 1
 	}
-	if !importsJit(&cfg) {
+	fset := token.NewFileSet()
+	files, err := parseFiles(fset, &cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	module := vetModule(&cfg)
+	if !traced.NeedsFacts(importsJit(&cfg), module, files) {
 		// Nothing to analyse; pass the dependencies' facts on.
 		return writeOrFail(cfg.VetxOutput, facts, nil)
 	}
-	fset := token.NewFileSet()
-	pkg, files, info, err := typeCheck(fset, &cfg)
+	pkg, info, err := typeCheck(fset, &cfg, files)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -144,7 +150,7 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 	if cfg.VetxOnly {
 		run = withFacts(run)
 	}
-	unit := &factpass.Unit{Fset: fset, Pkg: pkg, Files: files, Info: info, Sizes: sizes, Module: cfg.Module,
+	unit := &factpass.Unit{Fset: fset, Pkg: pkg, Files: files, Info: info, Sizes: sizes, Module: module,
 		OtherFiles: cfg.NonGoFiles, IgnoredFiles: cfg.IgnoredFiles, Deps: facts}
 	results := unit.Run(run)[:len(run)]
 	if code := writeOrFail(cfg.VetxOutput, facts, unit.Exported); code != 0 || cfg.VetxOnly {
@@ -181,23 +187,36 @@ func withFacts(as []*analysis.Analyzer) []*analysis.Analyzer {
 // sizes are the gc compiler's type sizes for the target architecture.
 var sizes = types.SizesFor("gc", build.Default.GOARCH)
 
-// typeCheck parses the package's files and type-checks them against the
-// compiler's export data of its imports.
-func typeCheck(fset *token.FileSet, cfg *unitchecker.Config) (*types.Package, []*ast.File, *types.Info, error) {
-	var files []*ast.File
-	for _, name := range cfg.GoFiles {
-		f, err := typecheck.ParseFile(fset, name, nil)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		files = append(files, f)
-	}
+// typeCheck type-checks the package's files against the compiler's export
+// data of its imports.
+func typeCheck(fset *token.FileSet, cfg *unitchecker.Config, files []*ast.File) (*types.Package, *types.Info, error) {
 	tc := &typecheck.Config{
 		Path:      cfg.ImportPath,
 		Sizes:     sizes,
 		GoVersion: cfg.GoVersion,
 		Import:    typecheck.ExportData(fset, cfg.ImportMap, cfg.PackageFile),
 	}
-	pkg, info, err := tc.Check(fset, files)
-	return pkg, files, info, err
+	return tc.Check(fset, files)
+}
+
+// parseFiles parses the package's Go files.
+func parseFiles(fset *token.FileSet, cfg *unitchecker.Config) ([]*ast.File, error) {
+	var files []*ast.File
+	for _, name := range cfg.GoFiles {
+		f, err := typecheck.ParseFile(fset, name, nil)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// vetModule is the package's module as unitchecker gives it to analyzers:
+// cmd/go before Go 1.27 sets only ModulePath and ModuleVersion.
+func vetModule(cfg *unitchecker.Config) *analysis.Module {
+	if cfg.Module == nil && cfg.ModulePath != "" {
+		return &analysis.Module{Path: cfg.ModulePath, Version: cfg.ModuleVersion, GoVersion: cfg.GoVersion}
+	}
+	return cfg.Module
 }
