@@ -118,7 +118,7 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: append(os.Environ(), "GOPROXY=off", "GOWORK=off")}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir, Env: append(os.Environ(), "GOPROXY=off", "GOWORK=off")}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func (s *shapes) sizeVaries(l linear) bool {
 func (s *shapes) fewVar(v types.Object) bool {
 	values, _ := s.loop.Values(v)
 	for _, val := range values {
-		if _, few := s.r.FewValues(s.loop, val); !few {
+		if !s.r.Repeats(s.loop, val) {
 			return false
 		}
 	}

@@ -239,9 +239,7 @@ func (s *shapes) valueVaries(e ast.Expr) bool {
 	if s.loop.Stmt == nil {
 		return true // a helper's scope: no iterations to count
 	}
-	k, few := s.r.FewValues(s.loop, e)
-	tc := traced.Trips(s.r.Info, s.loop.Stmt)
-	return !few || tc.Known && k >= tc.N
+	return !s.r.Repeats(s.loop, e)
 }
 
 // valuesVary reports whether one of es varies (see valueVaries).
@@ -337,8 +335,7 @@ func (s *shapes) call(call *ast.CallExpr) bool {
 		if len(args) < 2 || !s.loop.Varies(args[1]) {
 			return false
 		}
-		_, few := s.r.FewValues(s.loop, args[1])
-		return !few
+		return !s.r.Repeats(s.loop, args[1])
 	case "Concatenate":
 		if total, ok := s.concatSize(args); ok {
 			return s.sizeVaries(total)

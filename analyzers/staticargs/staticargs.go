@@ -113,7 +113,7 @@ func churn(r *traced.Result, defs map[types.Object]ast.Expr, value ast.Expr, sta
 			continue
 		}
 		tc := traced.Trips(r.Info, loop)
-		if k, ok := r.FewValues(l, value); ok && (!tc.Known || k < tc.N) {
+		if r.Repeats(l, value) {
 			return "" // a few values that repeat: a few compiles, then cache hits
 		}
 		count := "each call traces and compiles again"

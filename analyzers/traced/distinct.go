@@ -5,23 +5,56 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// MaxFew is the largest number of distinct static values that counts as "a
-// few compiles": a static value that cycles through at most that many
-// values compiles once per value and then hits the cache.
+// MaxFew is the largest number of distinct values that counts as "a few
+// compiles" in a loop of any length: a static value or a size that cycles
+// through at most that many values compiles once per value and then hits
+// the cache.
 const MaxFew = 8
 
-// fewValues is FewValues without the lock: how many distinct values e can
-// take in loop l when that number is small and fixed by the program: a
-// bool, x % k with a constant k, an element of a table of constants, the
-// result of a local function that returns only constants, a value
-// assigned from those in the loop. ok is false when the count is not known
-// or large.
-func (r *Result) fewValues(l *Loop, e ast.Expr) (int64, bool) {
-	n, ok := r.distinct(l, e, map[types.Object]bool{})
-	return n, ok && n <= MaxFew
+// repeats is Repeats without the lock.
+func (r *Result) repeats(l *Loop, e ast.Expr) bool {
+	k, ok := r.distinct(l, e, map[types.Object]bool{})
+	if !ok {
+		return false
+	}
+	if r.chosen(l, e, 0) {
+		return true // a bucket chooser's result: bounded by the program, not the data
+	}
+	tc := TripCount{}
+	if l.Stmt != nil {
+		tc = Trips(r.Info, l.Stmt)
+	}
+	if !tc.Known {
+		return k <= MaxFew
+	}
+	return k <= MaxFew && k < tc.N || 2*k <= tc.N
+}
+
+// chosen reports whether e is the result of a bucket chooser (see
+// constresults.go), directly or through variables the loop sets only from
+// such results.
+func (r *Result) chosen(l *Loop, e ast.Expr, depth int) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		_, ok := r.constReturns(e)
+		return ok
+	case *ast.Ident:
+		values, loopVar := l.Values(r.Info.Uses[e])
+		if loopVar || len(values) == 0 || depth > 4 {
+			return false
+		}
+		for _, v := range values {
+			if !r.chosen(l, v, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (r *Result) distinct(l *Loop, e ast.Expr, seen map[types.Object]bool) (int64, bool) {

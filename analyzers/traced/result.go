@@ -262,12 +262,16 @@ func (r *Result) Ops(n ast.Node) int {
 	return r.ops(n)
 }
 
-// FewValues returns how many distinct values e can take in loop l when
-// that number is small and fixed by the program (see fewValues).
-func (r *Result) FewValues(l *Loop, e ast.Expr) (int64, bool) {
+// Repeats reports whether e takes so few distinct values over the
+// iterations of l that most calls with it hit a cache: what a bucket
+// chooser returns (bounded by the program, not the data), or a number of
+// values (a bool, x % k, an element of a fixed table, a value assigned from
+// those in the loop) that is at most MaxFew and fewer than the
+// iterations, or at most half of them.
+func (r *Result) Repeats(l *Loop, e ast.Expr) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.fewValues(l, e)
+	return r.repeats(l, e)
 }
 
 // StagesOps reports whether n contains a call that stages a jit operation

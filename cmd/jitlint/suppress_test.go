@@ -97,7 +97,7 @@ func pluginFindings(t *testing.T, dir string, patterns ...string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: append(os.Environ(), "GOPROXY=off", "GOWORK=off")}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir, Env: append(os.Environ(), "GOPROXY=off", "GOWORK=off")}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		t.Fatal(err)

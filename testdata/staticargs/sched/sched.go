@@ -1,0 +1,30 @@
+// Package sched holds learning-rate schedules; it does not import jit.
+package sched
+
+// Plateau returns the learning rate of an epoch: three plateaus.
+func Plateau(epoch int) float64 {
+	switch {
+	case epoch < 2:
+		return 0.1
+	case epoch < 4:
+		return 0.03
+	}
+	return 0.01
+}
+
+// NextPow2 returns the smallest power of two at least n, capped at 1024.
+func NextPow2(n int) int {
+	p := 1
+	for p < n && p < 1024 {
+		p *= 2
+	}
+	return p
+}
+
+// Decay decays base by rate per step: a new value every step.
+func Decay(base float64, step int) float64 {
+	for range step {
+		base *= 0.99
+	}
+	return base
+}
