@@ -10,15 +10,15 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// checkJitInRepeatedFunc reports jit.Jit of a named function in a function
-// of the package that runs many times (it is called in a loop, or from
+// checkJitInRepeatedFunc reports jit.Jit of a named function or a function
+// literal in a function of the package that runs many times (it is called in a loop, or from
 // several places) when the wrapper is not kept: each run makes a new
 // wrapper with an empty cache (handleUncached jitting the model for every
 // request). A wrapper stored in a map, a field or a package variable is a
 // cache, not reported.
 func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node, report func(analysis.Diagnostic)) {
 	encl, ok := traced.EnclosingFunc(stack).(*ast.FuncDecl)
-	if !ok || len(j.Call.Args) == 0 || !namedFunc(r.Info, j.Call.Args[0]) || escapes(r, j, encl) {
+	if !ok || len(j.Call.Args) == 0 || !sameCode(r.Info, j.Call.Args[0]) || escapes(r, j, encl) {
 		return
 	}
 	obj := r.Info.Defs[encl.Name]
@@ -51,10 +51,15 @@ func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node
 	})
 }
 
-// namedFunc reports whether e names a function declared in a package (the
-// same code on every run, unlike a literal or a method value).
-func namedFunc(info *types.Info, e ast.Expr) bool {
+// sameCode reports whether e is the same code on every run: a function
+// literal, or the name of a function declared in a package (unlike a
+// method value, whose receiver may differ). The runtime keys its cache by
+// wrapper, so even a literal that captures the helper's arguments compiles
+// again for each new wrapper; passing those as arguments is the fix.
+func sameCode(info *types.Info, e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return true
 	case *ast.Ident:
 		_, ok := info.Uses[e].(*types.Func)
 		return ok
