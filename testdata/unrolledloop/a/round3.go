@@ -83,6 +83,21 @@ func R3Windows(x jit.Array) jit.Array {
 
 var r3Windows = jit.Jit(R3Windows)
 
+// r3Conv returns a convolution of width k written one output position at a
+// time: about one position per element of the shape, whatever k.
+func r3Conv(k int) func(x jit.Array) jit.Array {
+	return func(x jit.Array) jit.Array {
+		n := x.Shape()[0]
+		var cols []jit.Array
+		for i := 0; i+k <= n; i++ { // want `unrolled into the trace once per element of a shape \(n\)`
+			cols = append(cols, x.Slice([]int{i}, []int{i + k}).Sum().Reshape(1))
+		}
+		return jit.Concatenate(0, cols...)
+	}
+}
+
+var r3Conv3 = jit.Jit(r3Conv(3))
+
 // Slices held in a struct field.
 
 type r3Graph struct {
@@ -168,6 +183,15 @@ func r3Verlet(s r3State) r3State {
 	return s
 }
 
+// r3Leapfrog is called with a literal state of 48 substeps.
+func r3Leapfrog(s r3State) r3State {
+	for i := 0; i < s.Opts.Substeps; i++ { // want `unrolled into the trace up to 48 times \(s.Opts.Substeps is 48\)`
+		s.Vel = s.Vel.Sub(s.Pos.Mul(s.Opts.Dt))
+		s.Pos = s.Pos.Add(s.Vel.Mul(s.Opts.Dt))
+	}
+	return s
+}
+
 // r3Euler is r3Verlet's loop, only ever called with 4 substeps.
 func r3Euler(s r3State) r3State {
 	for i := 0; i < s.Opts.Substeps; i++ {
@@ -189,4 +213,5 @@ func r3Integrate(pos, vel jit.Array) {
 		coarse = euler.Call(coarse)
 	}
 	euler.Call(r3State{Pos: pos, Vel: vel, Opts: r3Options{Substeps: 4}})
+	jit.Jit(r3Leapfrog).Call(r3State{Pos: pos, Vel: vel, Opts: r3Options{Substeps: 48, Dt: 0.01}})
 }
