@@ -9,10 +9,15 @@
 // shapes and dtypes of its array arguments. Calling it in a loop with an
 // array whose shape depends on the loop (x.Slice by the index, Arange(i),
 // Zeros or Reshape with a loop-dependent size, FromSlice of ragged batches,
-// PadTo to a size read from the data) compiles it again for every distinct
-// shape. A window of fixed width at a moving offset, batches cut with
-// min(off+size, n) (full batches and one short last one) and PadTo to one of
-// a few buckets are a bounded number of compiles and are not reported.
+// PadTo to a size read from the data, an array or a host slice that a helper
+// of the package builds from what changes, or from state it advances, as a
+// loader's Next does) compiles it again for every distinct shape. Wrappers
+// that come from a cache (reg.get(name).Call(x)) are checked too. A window
+// of fixed width at a moving offset, batches cut with min(off+size, n) (full
+// batches and one short last one), PadTo to one of a few buckets, padding by
+// hand to a bucket (Concatenate of n rows and b-n zeros) and sizes that take
+// a few values over the loop are a bounded number of compiles and are not
+// reported.
 //
 // Pad the argument to a fixed size with jit.PadTo and pass the mask as a
 // second argument, so that one compiled program serves every iteration.

@@ -226,15 +226,27 @@ func (s *shapes) argVaries(arg ast.Expr) bool {
 	if traced.IsArray(s.r.Info.TypeOf(arg)) {
 		return s.varies(arg)
 	}
-	if !s.loop.Varies(arg) {
+	return s.valueVaries(arg)
+}
+
+// valueVaries reports whether e, a size or another Go value, takes a new
+// value on each iteration, beyond a few values that repeat (1 + i%3 is 3
+// sizes however long the loop runs: 3 compiles, then cache hits).
+func (s *shapes) valueVaries(e ast.Expr) bool {
+	if !s.loop.Varies(e) {
 		return false
 	}
 	if s.loop.Stmt == nil {
 		return true // a helper's scope: no iterations to count
 	}
-	k, few := s.r.FewValues(s.loop, arg)
+	k, few := s.r.FewValues(s.loop, e)
 	tc := traced.Trips(s.r.Info, s.loop.Stmt)
 	return !few || tc.Known && k >= tc.N
+}
+
+// valuesVary reports whether one of es varies (see valueVaries).
+func (s *shapes) valuesVary(es []ast.Expr) bool {
+	return slices.ContainsFunc(es, s.valueVaries)
 }
 
 // results returns the indexes of the results of a call of type t (a
@@ -298,9 +310,9 @@ func (s *shapes) call(call *ast.CallExpr) bool {
 		case "Slice":
 			return s.sliceVaries(call.Args) || s.varies(recv)
 		case "Reshape":
-			return s.loop.VariesAny(call.Args)
+			return s.valuesVary(call.Args)
 		case "Sum", "Mean", "MaxReduce", "MinReduce", "Transpose":
-			return s.loop.VariesAny(call.Args) || s.varies(recv)
+			return s.valuesVary(call.Args) || s.varies(recv)
 		}
 		if s.varies(recv) {
 			return true
@@ -310,14 +322,14 @@ func (s *shapes) call(call *ast.CallExpr) bool {
 	args := call.Args
 	switch traced.JitFunc(s.r.Info, call) {
 	case "Arange":
-		return len(args) > 0 && s.loop.Varies(args[0])
+		return len(args) > 0 && s.valueVaries(args[0])
 	case "Zeros", "Ones":
-		return len(args) > 1 && s.loop.VariesAny(args[1:])
+		return len(args) > 1 && s.valuesVary(args[1:])
 	case "Full":
-		return len(args) > 2 && s.loop.VariesAny(args[2:])
+		return len(args) > 2 && s.valuesVary(args[2:])
 	case "FromSlice":
 		if len(args) > 1 {
-			return s.loop.VariesAny(args[1:])
+			return s.valuesVary(args[1:])
 		}
 		return len(args) == 1 && s.lengthVaries(args[0])
 	case "PadTo":
@@ -389,7 +401,7 @@ func (s *shapes) lengthVaries(e ast.Expr) bool {
 			return s.loop.Stmt != nil || s.appendCountVaries(e)
 		}
 		if traced.IsBuiltin(s.r.Info, e.Fun, "make") && len(e.Args) > 1 {
-			return s.loop.Varies(e.Args[1])
+			return s.valueVaries(e.Args[1])
 		}
 		if s.r.Info.Types[e.Fun].IsType() && len(e.Args) == 1 {
 			return s.lengthVaries(e.Args[0]) // a conversion
@@ -415,7 +427,7 @@ func (s *shapes) appendCountVaries(app *ast.CallExpr) bool {
 		switch {
 		case tc.Known:
 		case tc.Bound != nil:
-			if s.loop.Varies(tc.Bound) {
+			if s.valueVaries(tc.Bound) {
 				return true
 			}
 		case tc.Structure:

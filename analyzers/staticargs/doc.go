@@ -15,11 +15,12 @@
 // BadStaticArg); arrays passed in a static position; and jit.Jit called
 // inside a loop on the same function, which makes a new wrapper with an
 // empty cache on every iteration (building a table of wrappers, or jitting
-// a different function on each iteration, is fine). Likewise jit.Jit of a
-// named function or a function literal in a function that runs many times
-// (called in a loop, or from several places), unless it keeps the wrapper
-// (returns it, or stores it in a map, a field or a package variable): the
-// cache belongs to the wrapper, so every run compiles again. Options passed as
+// a different function on each iteration, is fine), or jit.Jit of a named
+// function or a function literal in a function that runs many times (called
+// in a loop, or from several places) without keeping the wrapper (a cache in
+// a map, a field or a package variable is fine): the cache belongs to the
+// wrapper, so every run compiles again. A value updated with a compound
+// assignment (damping *= 0.5) changes on every iteration. Options passed as
 // jit.Jit(f, opts...) are read when the slice is built in the package.
 //
 // For jit.Jit in a loop, the suggested fix moves the statement before the

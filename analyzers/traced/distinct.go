@@ -37,6 +37,16 @@ func (r *Result) distinct(l *Loop, e ast.Expr, seen map[types.Object]bool) (int6
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO:
+			// 1 + i%3: as many values as the side that is not constant.
+			if r.Info.Types[e.Y].Value != nil {
+				return r.distinct(l, e.X, seen)
+			}
+			if r.Info.Types[e.X].Value != nil && e.Op != token.QUO {
+				return r.distinct(l, e.Y, seen)
+			}
+		}
 		if e.Op == token.REM {
 			if v := r.Info.Types[e.Y].Value; v != nil {
 				if k, ok := constant.Int64Val(constant.ToInt(v)); ok && k > 0 {

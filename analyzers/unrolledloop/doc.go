@@ -21,7 +21,11 @@
 // is a static argument (jit.StaticArgnums) that some call of the jitted
 // function in the analysed code sets to a constant above the limit, or to
 // a value not known there. Bounds and slices that traced code passes to a
-// helper are followed to those calls (or to the constant passed). A call
+// helper are followed to those calls (or to the constant passed); lengths
+// and bounds are also followed through helpers' results, configuration
+// literals and static struct fields, fixed tables, closure factories and
+// slices held in struct fields, and count-down loops and counters with an
+// offset (i+k <= n) count like the plain forms. A call
 // that passes the counter of a loop with constant bounds (for i := 0;
 // i < 3; i++ { f.Call(i, x) }) passes at most its last value; that the value
 // changes on every call is the staticargs analyzer's finding, not this one's.

@@ -241,6 +241,8 @@ func (c *checker) fieldSources(x ast.Expr, name string, b *binding, hops int) ([
 				out = append(out, origin{w, b})
 			}
 			more, ok := c.fieldsOf(x, name, b, hops)
+			// A variable with no known value but field writes (var g graph;
+			// g.adj = append(g.adj, …)) starts from the zero value.
 			return append(out, more...), ok || len(out) > 0 && len(more) == 0
 		}
 	}
@@ -289,7 +291,11 @@ func (c *checker) carries(v *types.Var, val ast.Expr) bool {
 // fieldValue returns the value that a struct literal gives to the field
 // name, or nil.
 func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
-	st, ok := info.TypeOf(lit).Underlying().(*types.Struct)
+	t := info.TypeOf(lit)
+	if t == nil {
+		return nil
+	}
+	st, ok := t.Underlying().(*types.Struct)
 	if !ok {
 		return nil
 	}

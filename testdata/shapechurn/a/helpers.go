@@ -27,7 +27,7 @@ func embedOf(s string) jit.Array {
 func records(n int) []jit.Array {
 	var out []jit.Array
 	for i := range n {
-		out = append(out, jit.Zeros(jit.Float32, 3+i%7))
+		out = append(out, jit.Zeros(jit.Float32, 3+i))
 	}
 	return out
 }
@@ -64,5 +64,17 @@ func fromHelpers(sentences []string) {
 	batches := sameSize(30)
 	for _, r := range batches {
 		sumSq.Call(r) // one shape: not reported
+	}
+}
+
+// cycling gives three sizes over fifty calls: three compiles, then cache
+// hits, not churn.
+func cycling(g int) {
+	for i := 0; i < 50; i++ {
+		n := 1 + (g+i)%3
+		sumSq.Call(jit.Full(float64(g), jit.Float32, n))
+	}
+	for i := 0; i < 50; i++ {
+		sumSq.Call(jit.Zeros(jit.Float32, 1+i)) // want `argument x has a different shape on each iteration`
 	}
 }
