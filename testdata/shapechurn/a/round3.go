@@ -107,25 +107,18 @@ func r3Episodes(lengths []int) {
 
 // Padding by hand to a few bucket sizes.
 
-// r3Bucket is the smallest of a few sizes that holds n rows.
-func r3Bucket(n int) int {
-	for _, b := range []int{8, 16, 32} {
-		if n <= b {
-			return b
-		}
-	}
-	return 64
-}
-
 func r3Padded(sizes []int) {
 	model := jit.Jit(R3Small)
 	for _, n := range sizes {
 		x := r3Request(n)
-		b := r3Bucket(n)
-		// Not reported: n + (b - n) = b rows, one of four sizes.
+		b := lengthBucket(n)
+		// Not reported: n + (b - n) = b rows, one of four sizes, and
+		// bucket(n) rows, one of three.
 		model.Call(jit.Concatenate(0, x, jit.Zeros(jit.Float32, b-n, 4)))
+		model.Call(jit.Concatenate(0, x, jit.Zeros(jit.Float32, bucket(n)-n, 4)))
 		// Twice the rows, or four more: 2n and n+4 vary with n.
-		model.Call(jit.Concatenate(0, x, x))                            // want `argument x has a different shape on each iteration`
-		model.Call(jit.Concatenate(0, x, jit.Zeros(jit.Float32, 4, 4))) // want `argument x has a different shape on each iteration`
+		model.Call(jit.Concatenate(0, x, jit.Zeros(jit.Float32, 2*n-n, 4))) // want `argument x has a different shape on each iteration`
+		model.Call(jit.Concatenate(0, x, x))                                // want `argument x has a different shape on each iteration`
+		model.Call(jit.Concatenate(0, x, jit.Zeros(jit.Float32, 4, 4)))     // want `argument x has a different shape on each iteration`
 	}
 }
