@@ -10,12 +10,13 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// checkJitInRepeatedFunc reports jit.Jit of a named function or a function
-// literal in a function of the package that runs many times (it is called in a loop, or from
-// several places) when the wrapper is not kept: each run makes a new
-// wrapper with an empty cache (handleUncached jitting the model for every
-// request). A wrapper stored in a map, a field or a package variable is a
-// cache, not reported.
+// checkJitInRepeatedFunc reports jit.Jit of a named function, a method or
+// a function literal in a function of the package that runs many times (it
+// is called in a loop, or from several places) when the wrapper is not kept
+// in a cache: each run makes a new wrapper with an empty cache
+// (handleUncached jitting the model for every request; a constructor
+// jitting its value's method). A wrapper stored in a map or a package
+// variable is a cache, not reported.
 func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node, report func(analysis.Diagnostic)) {
 	encl, ok := traced.EnclosingFunc(stack).(*ast.FuncDecl)
 	if !ok || len(j.Call.Args) == 0 || !sameCode(r.Info, j.Call.Args[0]) || escapes(r, j, encl) {
@@ -47,15 +48,15 @@ func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node
 	report(analysis.Diagnostic{
 		Pos: j.Call.Pos(), End: j.Call.End(),
 		Message: fmt.Sprintf("jit.Jit runs on every call of %s, and %s: each call makes a new wrapper with an empty cache, "+
-			"so every call traces and compiles again. Create the jitted function once (a package variable, or a field set up once)", encl.Name.Name, why),
+			"so every call traces and compiles again. Create the jitted function once (a package variable, or a field of a value made once) and pass what differs between runs as arguments", encl.Name.Name, why),
 	})
 }
 
-// sameCode reports whether e is the same code on every run: a function
-// literal, or the name of a function declared in a package (unlike a
-// method value, whose receiver may differ). The runtime keys its cache by
-// wrapper, so even a literal that captures the helper's arguments compiles
-// again for each new wrapper; passing those as arguments is the fix.
+// sameCode reports whether e is the same code on every run: a declared
+// function or method (F, pkg.F, or a method value m.Step), or a function
+// literal. The runtime keys its cache by wrapper, so even a literal that
+// captures the run's arguments compiles again for each new wrapper;
+// passing those as arguments is the fix.
 func sameCode(info *types.Info, e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.FuncLit:
@@ -65,28 +66,25 @@ func sameCode(info *types.Info, e ast.Expr) bool {
 		return ok
 	case *ast.SelectorExpr:
 		_, ok := info.Uses[e.Sel].(*types.Func)
-		return ok && info.Selections[e] == nil
+		return ok
 	}
 	return false
 }
 
-// escapes reports whether the wrapper made by j outlives the run of encl:
-// it is returned, or stored anywhere but a local variable.
+// escapes reports whether the wrapper made by j is kept in a cache that
+// outlives the run of encl: stored in a map or slice element, or in a
+// package variable. (Returned, or stored in a field of a new value, it is
+// still made anew on every run.)
 func escapes(r *traced.Result, j *traced.Jitted, encl *ast.FuncDecl) bool {
 	found := false
 	ast.Inspect(encl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.ReturnStmt:
-			for _, res := range n.Results {
-				found = found || holdsWrapper(r, j, res)
-			}
-		case *ast.AssignStmt:
+		if n, ok := n.(*ast.AssignStmt); ok {
 			for i, rhs := range n.Rhs {
-				if i < len(n.Lhs) && holdsWrapper(r, j, rhs) {
-					if _, local := ast.Unparen(n.Lhs[i]).(*ast.Ident); !local || isPackageVar(r.Info, n.Lhs[i]) {
-						found = true
-					}
+				if i >= len(n.Lhs) || !holdsWrapper(r, j, rhs) {
+					continue
 				}
+				_, element := ast.Unparen(n.Lhs[i]).(*ast.IndexExpr)
+				found = found || element || isPackageVar(r.Info, n.Lhs[i])
 			}
 		}
 		return !found

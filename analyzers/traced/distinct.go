@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // MaxFew is the largest number of distinct static values that counts as "a
@@ -168,27 +169,24 @@ func (r *Result) ConstSet(x ast.Expr) (int64, bool) {
 	return int64(len(seen)), true
 }
 
-// constReturns returns the number of distinct constants that the local
-// functions called by call return, when they return only constants, or
-// elements of a literal of constants that they range over (a bucket
-// chooser).
+// constReturns returns the number of distinct constants that the
+// functions called by call return, when they are bucket choosers (see
+// constresults.go): of this package, or of another with a FewFact.
 func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
 	values, ok := r.returns(call, 0)
-	seen := map[string]bool{}
-	for _, v := range values {
-		consts := []ast.Expr{v.Value}
-		if lit, ok := ast.Unparen(r.RangedOver(v.Value)).(*ast.CompositeLit); ok {
-			consts = lit.Elts
-		}
-		for _, e := range consts {
-			c := r.Info.Types[e].Value
-			if c == nil {
-				return 0, false
-			}
-			seen[c.ExactString()] = true
-		}
+	if len(values) > 0 {
+		n, cok := countConstants(r.Info, values)
+		return n, ok && cok
 	}
-	return int64(len(seen)), ok && len(seen) > 0
+	fn, isFunc := typeutil.Callee(r.Info, call).(*types.Func)
+	if !isFunc || fn.Pkg() == nil || fn.Pkg() == r.pkg || r.importFact == nil {
+		return 0, false
+	}
+	var f FewFact
+	if !r.importFact(fn, &f) {
+		return 0, false
+	}
+	return int64(f.N), true
 }
 
 // RangedOver returns what the range statement whose value variable e

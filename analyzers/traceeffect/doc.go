@@ -17,7 +17,9 @@
 // (rand.New, rand.NewSource) is not a draw; drawing from it is, except
 // from a generator that the traced function makes itself from constant
 // seeds (rand.New(rand.NewSource(7))): that gives the same numbers on every
-// call, traced or not, so nothing changes when they are frozen.
+// call, traced or not, so nothing changes when they are frozen. Effects in
+// the body of a sync.Once that main fires eagerly before its first jitted
+// call are not reported either: that body never runs in a trace.
 //
 // Use jit.DebugPrint to print values at run time; return values from the
 // traced function instead of writing them to outer variables; pass random

@@ -58,6 +58,9 @@ var notEffects = map[string]map[string]bool{
 // check reports the trace-time effects in fn.
 func check(r *traced.Result, fn *traced.Func, report func(analysis.Diagnostic)) {
 	r.Walk(fn, func(n ast.Node, stack []ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && onceFiredEagerly(r, lit, stack) {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			checkCall(r, fn, n, report)

@@ -233,7 +233,7 @@ func (c *checker) returnedLength(call *ast.CallExpr, b *binding) sliceLen {
 	}
 	var longest sliceLen
 	for _, v := range values {
-		inner := &binding{params: c.r.Params(v.Func), call: call, outer: b, depth: depth}
+		inner := c.bindCall(v.Func, call, b)
 		l := c.lengthOf(v.Value, inner)
 		switch {
 		case l.fromData || l.shape != nil:
@@ -272,6 +272,8 @@ func (c *checker) appended(app *ast.CallExpr, b *binding) sliceLen {
 		case tc.Structure:
 			rs := loop.(*ast.RangeStmt)
 			return sliceLen{fromData: true, at: loop, why: "built by ranging over " + types.ExprString(rs.X)}
+		case tc.Bound != nil && c.fromShape(tc.Bound, b):
+			return sliceLen{shape: tc.Bound, at: loop}
 		case tc.Bound != nil && mentionsLen(c.r.Info, tc.Bound):
 			return sliceLen{fromData: true, at: loop, why: "built in a loop of " + types.ExprString(tc.Bound) + " iterations"}
 		default:

@@ -285,7 +285,7 @@ func (c *checker) factories(fn *traced.Func) []*binding {
 				}
 				call, ok := ast.Unparen(j.Call.Args[0]).(*ast.CallExpr)
 				if ok && typeutil.Callee(c.r.Info, call) == c.r.Info.Defs[encl.Name] {
-					out = append(out, &binding{params: traced.ParamVars(c.r.Info, encl.Type), call: call})
+					out = append(out, &binding{params: traced.ParamVars(c.r.Info, encl.Type), args: call.Args})
 				}
 			}
 		}

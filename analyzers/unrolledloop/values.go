@@ -2,6 +2,7 @@ package unrolledloop
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
@@ -18,9 +19,25 @@ import (
 // the arguments of the call that runs it (sequence(48) binds n to 48).
 type binding struct {
 	params []*types.Var
-	call   *ast.CallExpr
+	args   []ast.Expr
 	outer  *binding
 	depth  int
+}
+
+// bindCall binds the parameters of fn, a function or method of the
+// package that call runs, to call's arguments, and a method's receiver to
+// the value it is called on.
+func (c *checker) bindCall(fn ast.Node, call *ast.CallExpr, outer *binding) *binding {
+	b := &binding{params: c.r.Params(fn), args: call.Args, outer: outer, depth: outer.deeper()}
+	if fd, ok := fn.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if recv, ok := c.r.Info.Defs[fd.Recv.List[0].Names[0]].(*types.Var); ok {
+				b.params = append([]*types.Var{recv}, b.params...)
+				b.args = append([]ast.Expr{sel.X}, b.args...)
+			}
+		}
+	}
+	return b
 }
 
 // maxHelperDepth bounds how deep the resolver follows helpers that call
@@ -50,8 +67,8 @@ func (b *binding) argOf(info *types.Info, id *ast.Ident) ast.Expr {
 		return nil
 	}
 	for i, p := range b.params {
-		if p != nil && info.Uses[id] == p && i < len(b.call.Args) {
-			return b.call.Args[i]
+		if p != nil && info.Uses[id] == p && i < len(b.args) {
+			return b.args[i]
 		}
 	}
 	return nil
@@ -92,6 +109,35 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 	case *ast.IndexExpr:
 		elts, ok := c.elements(e.X, b, hops)
 		return c.largest(elts, ok, hops)
+	case *ast.BinaryExpr:
+		// Largest values of sizes and counts (not negative): x*10,
+		// n+1, width/chunk, n-1 with a constant on the right.
+		x, xok := c.intValueAt(e.X, b, hops+1)
+		if !xok {
+			return 0, false
+		}
+		if k, ok := traced.ConstInt(c.r.Info, e.Y); ok {
+			switch e.Op {
+			case token.SUB:
+				return x - k, true
+			case token.QUO:
+				if k > 0 {
+					return x / k, true
+				}
+			case token.SHL:
+				if k >= 0 && k < 32 {
+					return x << k, true
+				}
+			}
+		}
+		y, yok := c.intValueAt(e.Y, b, hops+1)
+		switch {
+		case !yok:
+		case e.Op == token.ADD:
+			return x + y, true
+		case e.Op == token.MUL:
+			return x * y, true
+		}
 	case *ast.CallExpr:
 		switch {
 		case traced.IsBuiltin(c.r.Info, e.Fun, "min"):
@@ -220,7 +266,7 @@ func (c *checker) sources(e ast.Expr, b *binding, hops int) ([]origin, bool) {
 		values, ok := c.r.Returns(e, 0)
 		var out []origin
 		for _, ret := range values {
-			out = append(out, origin{ret.Value, &binding{params: c.r.Params(ret.Func), call: e, outer: b, depth: b.deeper()}})
+			out = append(out, origin{ret.Value, c.bindCall(ret.Func, e, b)})
 		}
 		return out, ok
 	}
@@ -266,6 +312,31 @@ func (c *checker) fieldsOf(x ast.Expr, name string, b *binding, hops int) ([]ori
 		out = append(out, more...)
 	}
 	return out, ok
+}
+
+// recvArgs returns the values that the traced method fn is called on, or
+// jitted as a method value of (jit.Jit(t.inner) gives t), or nil when one
+// is not known.
+func (c *checker) recvArgs(fn *traced.Func) []ast.Expr {
+	var out []ast.Expr
+	for _, cs := range fn.CalledFrom {
+		sel, ok := ast.Unparen(cs.Call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		out = append(out, sel.X)
+	}
+	for _, j := range fn.Jitted {
+		if len(j.Call.Args) == 0 {
+			return nil
+		}
+		sel, ok := ast.Unparen(j.Call.Args[0]).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		out = append(out, sel.X)
+	}
+	return out
 }
 
 // carries reports whether val, a value assigned to v, is the result of a
@@ -319,6 +390,9 @@ func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
 // nil when v is not a parameter of a traced function.
 func (c *checker) paramArgs(v *types.Var) []ast.Expr {
 	for _, fn := range c.r.Funcs {
+		if fn.Recv != nil && fn.Recv == v {
+			return c.recvArgs(fn)
+		}
 		i := paramIndex(fn, v)
 		if i < 0 {
 			continue
