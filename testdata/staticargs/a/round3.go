@@ -91,9 +91,12 @@ func (r *r3Registry) get(name string) *jit.Func[func(jit.Array) jit.Array] {
 
 var r3Shared *jit.Func[func(jit.Array) jit.Array]
 
-// r3Share stores a new wrapper in a package variable.
-func r3Share() {
-	r3Shared = jit.Jit(R3Model)
+// r3Share jits the model into a package variable the first time.
+func r3Share() *jit.Func[func(jit.Array) jit.Array] {
+	if r3Shared == nil {
+		r3Shared = jit.Jit(R3Model)
+	}
+	return r3Shared
 }
 
 // Helpers that return the wrapper, or overwrite a field with it, make a
@@ -119,7 +122,7 @@ func r3Serve(x jit.Array, sizes []int) {
 		reg.get("model").Call(x)
 		reg.keep()
 		reg.last.Call(x)
-		r3Share()
+		r3Share().Call(x)
 		r3Make(0.5).Call(x)
 	}
 	r3Predict(x)
