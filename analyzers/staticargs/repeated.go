@@ -19,7 +19,7 @@ import (
 // variable is a cache, not reported.
 func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node, report func(analysis.Diagnostic)) {
 	encl, ok := traced.EnclosingFunc(stack).(*ast.FuncDecl)
-	if !ok || len(j.Call.Args) == 0 || !sameCode(r.Info, j.Call.Args[0]) || escapes(r, j, encl) {
+	if !ok || len(j.Call.Args) == 0 || !sameCode(r.Info, j.Call.Args[0], encl) || escapes(r, j, encl) {
 		return
 	}
 	obj := r.Info.Defs[encl.Name]
@@ -52,15 +52,15 @@ func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node
 	})
 }
 
-// sameCode reports whether e is the same code on every run: a declared
-// function or method (F, pkg.F, or a method value m.Step), or a function
-// literal. The runtime keys its cache by wrapper, so even a literal that
-// captures the run's arguments compiles again for each new wrapper;
-// passing those as arguments is the fix.
-func sameCode(info *types.Info, e ast.Expr) bool {
+// sameCode reports whether e is the same function on every run of encl: a
+// declared function or method (F, pkg.F, or a method value m.Step), or a
+// function literal that captures nothing declared in encl. A literal over
+// the run's own variables is a new closure on each run (a factory's
+// counter, a scale it was given), which a new wrapper is how to jit.
+func sameCode(info *types.Info, e ast.Expr, encl *ast.FuncDecl) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.FuncLit:
-		return true
+		return !capturesFrom(info, e, encl)
 	case *ast.Ident:
 		_, ok := info.Uses[e].(*types.Func)
 		return ok
@@ -69,6 +69,23 @@ func sameCode(info *types.Info, e ast.Expr) bool {
 		return ok
 	}
 	return false
+}
+
+// capturesFrom reports whether lit reads a variable declared in encl
+// outside lit.
+func capturesFrom(info *types.Info, lit *ast.FuncLit, encl *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() {
+				inEncl := v.Pos() >= encl.Pos() && v.Pos() < encl.End()
+				inLit := v.Pos() >= lit.Pos() && v.Pos() < lit.End()
+				found = found || inEncl && !inLit
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // escapes reports whether the wrapper made by j is kept in a cache that
