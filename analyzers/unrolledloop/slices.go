@@ -258,6 +258,9 @@ func (c *checker) appended(app *ast.CallExpr, b *binding) sliceLen {
 	n := int64(len(app.Args) - 1)
 	for _, loop := range traced.Loops(c.r.PathTo(app)) {
 		tc := traced.Trips(c.r.Info, loop)
+		if !tc.Known {
+			tc.N, tc.Known = c.tripUpper(loop, b)
+		}
 		if !tc.Known && tc.Bound != nil {
 			tc.N, tc.Known = c.intValue(tc.Bound, b)
 		}

@@ -44,6 +44,11 @@ type checker struct {
 	// visiting are the slice variables whose length lengthOf is working
 	// out (a variable defined from itself is not known).
 	visiting map[*types.Var]bool
+	// exact is set while exactValue asks for a value that is the same
+	// wherever it is evaluated, not only its largest.
+	exact bool
+	// calls are the calls of each function in the package (see callsOf).
+	calls map[types.Object][]*ast.CallExpr
 }
 
 const advice = "trace and compile time grow with the count. Use jit.ScanN or jit.ForiLoop"
@@ -90,22 +95,36 @@ func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic
 		return false
 	case tc.Bound == nil:
 		return false
+	}
+	if n, ok := c.mostTrips(loop, binds); ok {
+		if n <= c.max {
+			return false
+		}
+		d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times → %s; %s", n, equations(n, ops), advice)
+		return true
+	}
+	switch {
 	case mentionsLen(c.r.Info, tc.Bound):
 		if arg := lenArg(c.r.Info, tc.Bound); arg != nil {
 			return c.sliceBound(fn, arg, ops, d)
 		}
 		return false
-	case slices.ContainsFunc(binds, func(b *binding) bool { return c.fromShape(tc.Bound, b) }):
-		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s",
-			types.ExprString(tc.Bound), max(ops, 1), advice)
-		return true
 	}
 	if n, ok := c.mostValue(tc.Bound, binds); ok && !c.isParam(fn, tc.Bound) {
 		if n <= c.max {
 			return false
 		}
-		d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d) → %s; %s",
-			n, types.ExprString(tc.Bound), n, equations(n, ops), advice)
+		what := ""
+		if slices.ContainsFunc(binds, func(b *binding) bool { return c.fromShape(tc.Bound, b) }) {
+			what = " for the shapes the program passes"
+		}
+		d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d%s) → %s; %s",
+			n, types.ExprString(tc.Bound), n, what, equations(n, ops), advice)
+		return true
+	}
+	if slices.ContainsFunc(binds, func(b *binding) bool { return c.fromShape(tc.Bound, b) }) {
+		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s",
+			types.ExprString(tc.Bound), max(ops, 1), advice)
 		return true
 	}
 	id, ok := ast.Unparen(tc.Bound).(*ast.Ident)
@@ -118,6 +137,16 @@ func (c *checker) explain(fn *traced.Func, loop ast.Stmt, d *analysis.Diagnostic
 		return false
 	}
 	return c.paramBound(fn, index, ops, d, map[*traced.Func]bool{})
+}
+
+// mostTrips is tripUpper's largest value under any of binds.
+func (c *checker) mostTrips(loop ast.Stmt, binds []*binding) (most int64, ok bool) {
+	for _, b := range binds {
+		if n, nok := c.tripUpper(loop, b); nok && (!ok || n > most) {
+			most, ok = n, true
+		}
+	}
+	return most, ok
 }
 
 // paramBound explains a loop bounded by parameter index of fn: from the
@@ -271,12 +300,20 @@ func (c *checker) fromShape(e ast.Expr, b *binding) bool {
 	return visit(e, b)
 }
 
-// factories binds the parameters of the function that returns fn, a
-// closure jitted as jit.Jit(makePenalty(cfg)), to the arguments of that
-// call: one binding per such jit.Jit call, or a single nil binding when fn
-// is not jitted that way.
+// factories binds the parameters that fn's loops may read to what its
+// callers pass: for a closure jitted as jit.Jit(makePenalty(cfg)), the
+// parameters of the function that returns it to the arguments of that call
+// (one binding per such jit.Jit call); for a helper that traced code calls,
+// its parameters to each call's arguments (frames(clip, 8) and
+// frames(clip, width) are judged one by one). A single nil binding when
+// neither applies.
 func (c *checker) factories(fn *traced.Func) []*binding {
 	var out []*binding
+	if fd, ok := fn.Node.(*ast.FuncDecl); ok && len(fn.Jitted) == 0 {
+		for _, cs := range fn.CalledFrom {
+			out = append(out, c.bindCall(fd, cs.Call, nil))
+		}
+	}
 	if lit, ok := fn.Node.(*ast.FuncLit); ok {
 		if encl, ok := traced.EnclosingFunc(c.r.PathTo(lit)).(*ast.FuncDecl); ok {
 			for _, j := range fn.Jitted {

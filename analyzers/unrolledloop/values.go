@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Bounds and lengths often reach a loop through a few hops: a helper's
@@ -93,7 +94,11 @@ func (c *checker) intValue(e ast.Expr, b *binding) (int64, bool) {
 }
 
 func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
-	if n, ok := traced.MaxInt(c.r.Info, e, c.r.PathTo(e)); ok {
+	if c.exact {
+		if n, ok := traced.ConstInt(c.r.Info, e); ok {
+			return n, true
+		}
+	} else if n, ok := traced.MaxInt(c.r.Info, e, c.r.PathTo(e)); ok {
 		return n, true
 	}
 	if hops > maxHops {
@@ -107,6 +112,17 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 		srcs, ok := c.sources(e, b, hops)
 		return c.largest(srcs, ok, hops)
 	case *ast.IndexExpr:
+		if call, ok := ast.Unparen(e.X).(*ast.CallExpr); ok {
+			if name, recv := traced.ArrayMethod(c.r.Info, call); name == "Shape" {
+				// x.Shape()[k], from the shapes that reach x.
+				d, ok := c.dims(recv, b, hops+1)
+				k, kok := c.intValueAt(e.Index, b, hops+1)
+				if !ok || !kok || k < 0 || k >= int64(len(d)) {
+					return 0, false
+				}
+				return d[k], true
+			}
+		}
 		elts, ok := c.elements(e.X, b, hops)
 		return c.largest(elts, ok, hops)
 	case *ast.BinaryExpr:
@@ -139,11 +155,26 @@ func (c *checker) intValueAt(e ast.Expr, b *binding, hops int) (int64, bool) {
 			return x * y, true
 		}
 	case *ast.CallExpr:
+		if name, recv := traced.ArrayMethod(c.r.Info, e); name == "Size" || name == "Ndim" {
+			d, ok := c.dims(recv, b, hops+1)
+			if name == "Ndim" {
+				return int64(len(d)), ok
+			}
+			size := int64(1)
+			for _, n := range d {
+				size *= n
+			}
+			return size, ok
+		}
 		switch {
 		case traced.IsBuiltin(c.r.Info, e.Fun, "min"):
 			found, least := false, int64(0)
 			for _, a := range e.Args {
-				if n, ok := c.intValueAt(a, b, hops+1); ok && (!found || n < least) {
+				n, ok := c.intValueAt(a, b, hops+1)
+				if !ok && c.exact {
+					return 0, false
+				}
+				if ok && (!found || n < least) {
 					found, least = true, n
 				}
 			}
@@ -198,14 +229,76 @@ func (c *checker) largest(srcs []origin, ok bool, hops int) (int64, bool) {
 		return 0, false
 	}
 	var most int64
-	for _, s := range srcs {
+	for i, s := range srcs {
 		n, ok := c.intValueAt(s.e, s.b, hops+1)
-		if !ok {
+		if !ok || c.exact && i > 0 && n != most {
 			return 0, false
 		}
 		most = max(most, n)
 	}
 	return most, true
+}
+
+// exactValue is intValue when e has one value wherever it is evaluated (a
+// constant, or sources that all agree), so that it can divide a bound.
+func (c *checker) exactValue(e ast.Expr, b *binding) (int64, bool) {
+	defer func(was bool) { c.exact = was }(c.exact)
+	c.exact = true
+	return c.intValue(e, b)
+}
+
+// tripUpper bounds the trip count of a counting loop whose step or
+// offset is not a constant (for start := 0; start+width <= n; start +=
+// width): the largest bound, less the start and offset, over the step.
+func (c *checker) tripUpper(loop ast.Stmt, b *binding) (int64, bool) {
+	f, ok := loop.(*ast.ForStmt)
+	if !ok {
+		return 0, false
+	}
+	init, ok := f.Init.(*ast.AssignStmt)
+	cond, ok2 := f.Cond.(*ast.BinaryExpr)
+	post, ok3 := f.Post.(*ast.AssignStmt)
+	if !ok || !ok2 || !ok3 || len(init.Lhs) != 1 || len(init.Rhs) != 1 || post.Tok != token.ADD_ASSIGN || len(post.Rhs) != 1 {
+		return 0, false
+	}
+	counter := c.r.Info.Defs[identOf(init.Lhs[0])]
+	if counter == nil || c.r.Info.Uses[identOf(post.Lhs[0])] != counter {
+		return 0, false
+	}
+	start, ok := traced.ConstInt(c.r.Info, init.Rhs[0])
+	step, sok := c.exactValue(post.Rhs[0], b)
+	if !ok || !sok || step <= 0 {
+		return 0, false
+	}
+	lhs, offset := ast.Unparen(cond.X), int64(0)
+	if sum, ok := lhs.(*ast.BinaryExpr); ok && sum.Op == token.ADD {
+		off, ok := c.exactValue(sum.Y, b)
+		if !ok {
+			return 0, false
+		}
+		lhs, offset = ast.Unparen(sum.X), off
+	}
+	if c.r.Info.Uses[identOf(lhs)] != counter {
+		return 0, false
+	}
+	bound, ok := c.intValue(cond.Y, b)
+	if !ok {
+		return 0, false
+	}
+	span := bound - offset - start
+	switch cond.Op {
+	case token.LSS:
+		return max(0, (span+step-1)/step), true
+	case token.LEQ:
+		return max(0, span/step+1), true
+	}
+	return 0, false
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }
 
 // origin is an expression that a value may come from, with the binding of
@@ -248,8 +341,11 @@ func (c *checker) sources(e ast.Expr, b *binding, hops int) ([]origin, bool) {
 		if x := c.r.RangedOver(e); x != nil && len(values) == 0 {
 			return c.elements(x, b, hops+1) // for _, d := range s.Depths
 		}
-		if len(values) == 0 {
-			for _, a := range c.paramArgs(v) {
+		if args, isParam := c.paramArgs(v); isParam {
+			if args == nil {
+				return nil, false // what comes in is not known
+			}
+			for _, a := range args {
 				out = append(out, origin{a, nil})
 			}
 		}
@@ -384,34 +480,81 @@ func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
 	return nil
 }
 
-// paramArgs returns what the calls of a traced function pass to its
-// parameter v: the calls from traced code (decode(cfg, enc, w) passes cfg)
-// and the f.Call calls of its jitted wrappers (frame.Call(state{...})), or
-// nil when v is not a parameter of a traced function.
-func (c *checker) paramArgs(v *types.Var) []ast.Expr {
+// paramArgs returns what the calls of a function of the package pass to
+// its parameter (or receiver) v, and whether v is one: for a traced function, the calls from traced code
+// (decode(cfg, enc, w) passes cfg) and the f.Call calls of its jitted
+// wrappers (frame.Call(state{...})); for another function, its calls in
+// the package (NewTrainer(scratch{…}, m)). The arguments are nil when some
+// call passes it in a way not followed (f(xs...)).
+func (c *checker) paramArgs(v *types.Var) (args []ast.Expr, isParam bool) {
+	var calls []*ast.CallExpr
+	i := -1
 	for _, fn := range c.r.Funcs {
 		if fn.Recv != nil && fn.Recv == v {
-			return c.recvArgs(fn)
+			return c.recvArgs(fn), true
 		}
-		i := paramIndex(fn, v)
-		if i < 0 {
+		if i = paramIndex(fn, v); i >= 0 {
+			for _, cs := range fn.CalledFrom {
+				calls = append(calls, cs.Call)
+			}
+			for _, j := range fn.Jitted {
+				calls = append(calls, j.Calls...)
+			}
+			break
+		}
+	}
+	if i < 0 {
+		fd, index := c.declaringFunc(v)
+		if fd == nil {
+			return nil, false
+		}
+		i, calls = index, c.callsOf(c.r.Info.Defs[fd.Name])
+	}
+	for _, call := range calls {
+		if i >= len(call.Args) || call.Ellipsis.IsValid() {
+			return nil, true
+		}
+		args = append(args, call.Args[i])
+	}
+	return args, true
+}
+
+// declaringFunc returns the declaration that has v as a parameter, and
+// v's index, or nil.
+func (c *checker) declaringFunc(v *types.Var) (*ast.FuncDecl, int) {
+	f := c.r.File(v.Pos())
+	if f == nil {
+		return nil, -1
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || v.Pos() < fd.Type.Pos() || v.Pos() >= fd.Type.End() {
 			continue
 		}
-		var calls []*ast.CallExpr
-		for _, cs := range fn.CalledFrom {
-			calls = append(calls, cs.Call)
-		}
-		for _, j := range fn.Jitted {
-			calls = append(calls, j.Calls...)
-		}
-		var args []ast.Expr
-		for _, call := range calls {
-			if i >= len(call.Args) {
-				return nil
+		for i, p := range traced.ParamVars(c.r.Info, fd.Type) {
+			if p == v {
+				return fd, i
 			}
-			args = append(args, call.Args[i])
 		}
-		return args
 	}
-	return nil
+	return nil, -1
+}
+
+// callsOf returns the calls of the function obj in the package (memoised:
+// the files are walked once).
+func (c *checker) callsOf(obj types.Object) []*ast.CallExpr {
+	if c.calls == nil {
+		c.calls = map[types.Object][]*ast.CallExpr{}
+		for _, f := range c.r.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if fn, ok := typeutil.Callee(c.r.Info, call).(*types.Func); ok {
+						c.calls[fn] = append(c.calls[fn], call)
+					}
+				}
+				return true
+			})
+		}
+	}
+	return c.calls[obj]
 }
