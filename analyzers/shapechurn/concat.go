@@ -13,15 +13,18 @@ import (
 // sizes of the concatenated arrays along the axis as sums of variables
 // (n + (b - n) = b) and asks whether what is left changes in the loop.
 
-// linear is a size as a sum of variables times whole numbers, plus a constant.
+// linear is a size as a sum of variables times whole numbers, plus a
+// constant, plus other integer expressions kept whole (bucket(n) in
+// bucket(n) - n).
 type linear struct {
 	terms map[types.Object]int64
 	k     int64
+	other []ast.Expr
 }
 
 // plus returns l + sign·m.
 func (l linear) plus(m linear, sign int64) linear {
-	out := linear{terms: map[types.Object]int64{}, k: l.k + sign*m.k}
+	out := linear{terms: map[types.Object]int64{}, k: l.k + sign*m.k, other: append(append([]ast.Expr{}, l.other...), m.other...)}
 	for v, c := range l.terms {
 		out.terms[v] += c
 	}
@@ -56,10 +59,15 @@ func (s *shapes) concatSize(args []ast.Expr) (linear, bool) {
 }
 
 // sizeVaries reports whether a size changes between iterations: one of its
-// variables does, and takes more than a few values.
+// variables or other expressions does, and takes more than a few values.
 func (s *shapes) sizeVaries(l linear) bool {
 	for v := range l.terms {
 		if s.loop.VariesVar(v) && !s.fewVar(v) {
+			return true
+		}
+	}
+	for _, e := range l.other {
+		if _, few := s.r.FewValues(s.loop, e); s.loop.Varies(e) && !few {
 			return true
 		}
 	}
@@ -105,7 +113,7 @@ func (s *shapes) axisSize(e ast.Expr, axis int) (linear, bool) {
 		}
 		ret := values[0]
 		size, ok := s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), nil)).axisSize(ret.Value, axis)
-		if !ok {
+		if !ok || len(size.other) > 0 {
 			return linear{}, false
 		}
 		out := linear{k: size.k}
@@ -128,7 +136,8 @@ func (s *shapes) axisSize(e ast.Expr, axis int) (linear, bool) {
 	return linear{}, false
 }
 
-// linearOf writes the integer expression e as a linear form of variables.
+// linearOf writes the integer expression e as a linear form of variables
+// and, for what is neither a sum nor a variable, whole expressions.
 func (s *shapes) linearOf(e ast.Expr) (linear, bool) {
 	if n, ok := traced.ConstInt(s.r.Info, e); ok {
 		return linear{k: n}, true
@@ -139,18 +148,22 @@ func (s *shapes) linearOf(e ast.Expr) (linear, bool) {
 			return linear{terms: map[types.Object]int64{v: 1}}, true
 		}
 	case *ast.BinaryExpr:
-		if e.Op != token.ADD && e.Op != token.SUB {
-			return linear{}, false
+		if e.Op == token.ADD || e.Op == token.SUB {
+			x, ok1 := s.linearOf(e.X)
+			y, ok2 := s.linearOf(e.Y)
+			if !ok1 || !ok2 {
+				return linear{}, false
+			}
+			if e.Op == token.SUB {
+				return x.plus(y, -1), true
+			}
+			return x.plus(y, 1), true
 		}
-		x, ok1 := s.linearOf(e.X)
-		y, ok2 := s.linearOf(e.Y)
-		if !ok1 || !ok2 {
-			return linear{}, false
+	}
+	if t := s.r.Info.TypeOf(e); t != nil {
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return linear{other: []ast.Expr{e}}, true // bucket(n), 2*n: kept whole
 		}
-		if e.Op == token.SUB {
-			return x.plus(y, -1), true
-		}
-		return x.plus(y, 1), true
 	}
 	return linear{}, false
 }

@@ -16,11 +16,15 @@
 // inside a loop on the same function, which makes a new wrapper with an
 // empty cache on every iteration (building a table of wrappers, or jitting
 // a different function on each iteration, is fine), or jit.Jit of a named
-// function in a function that runs many times (called in a loop, or from
-// several places) without keeping the wrapper (a cache in a map, a field or
-// a package variable is fine). A value updated with a compound assignment
-// (damping *= 0.5) changes on every iteration. Options passed as
-// jit.Jit(f, opts...) are read when the slice is built in the package.
+// function, a method value or a function literal (that captures none of
+// its variables) in a function that runs many times (called in a loop, or
+// from several places) without keeping the wrapper in a cache (a map or
+// slice element, or a package variable; a wrapper returned or stored in a
+// field is made anew on every run): the cache belongs to the wrapper, so
+// every run compiles again. A value
+// updated with a compound assignment (damping *= 0.5) changes on every
+// iteration. Options passed as jit.Jit(f, opts...) are read when the slice
+// is built in the package.
 //
 // For jit.Jit in a loop, the suggested fix moves the statement before the
 // loop when the jitted function does not use variables of the loop.

@@ -10,15 +10,16 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// checkJitInRepeatedFunc reports jit.Jit of a named function or method in
-// a function of the package that runs many times (it is called in a loop,
-// or from several places) when the wrapper is not kept in a cache: each run
-// makes a new wrapper with an empty cache (handleUncached jitting the model
-// for every request; a constructor jitting its value's method). A wrapper
-// stored in a map or a package variable is a cache, not reported.
+// checkJitInRepeatedFunc reports jit.Jit of a named function, a method or
+// a function literal in a function of the package that runs many times (it
+// is called in a loop, or from several places) when the wrapper is not kept
+// in a cache: each run makes a new wrapper with an empty cache
+// (handleUncached jitting the model for every request; a constructor
+// jitting its value's method). A wrapper stored in a map or a package
+// variable is a cache, not reported.
 func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node, report func(analysis.Diagnostic)) {
 	encl, ok := traced.EnclosingFunc(stack).(*ast.FuncDecl)
-	if !ok || len(j.Call.Args) == 0 || !namedFunc(r.Info, j.Call.Args[0]) || escapes(r, j, encl) {
+	if !ok || len(j.Call.Args) == 0 || !sameCode(r.Info, j.Call.Args[0], encl) || escapes(r, j, encl) {
 		return
 	}
 	obj := r.Info.Defs[encl.Name]
@@ -51,11 +52,15 @@ func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node
 	})
 }
 
-// namedFunc reports whether e names a declared function or method (the
-// same code on every run, unlike a literal): F, pkg.F, or a method value
-// m.Step.
-func namedFunc(info *types.Info, e ast.Expr) bool {
+// sameCode reports whether e is the same function on every run of encl: a
+// declared function or method (F, pkg.F, or a method value m.Step), or a
+// function literal that captures nothing declared in encl. A literal over
+// the run's own variables is a new closure on each run (a factory's
+// counter, a scale it was given), which a new wrapper is how to jit.
+func sameCode(info *types.Info, e ast.Expr, encl *ast.FuncDecl) bool {
 	switch e := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return !capturesFrom(info, e, encl)
 	case *ast.Ident:
 		_, ok := info.Uses[e].(*types.Func)
 		return ok
@@ -64,6 +69,23 @@ func namedFunc(info *types.Info, e ast.Expr) bool {
 		return ok
 	}
 	return false
+}
+
+// capturesFrom reports whether lit reads a variable declared in encl
+// outside lit.
+func capturesFrom(info *types.Info, lit *ast.FuncLit, encl *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() {
+				inEncl := v.Pos() >= encl.Pos() && v.Pos() < encl.End()
+				inLit := v.Pos() >= lit.Pos() && v.Pos() < lit.End()
+				found = found || inEncl && !inLit
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // escapes reports whether the wrapper made by j is kept in a cache that
