@@ -67,7 +67,7 @@ func (s *shapes) sizeVaries(l linear) bool {
 		}
 	}
 	for _, e := range l.other {
-		if _, few := s.r.FewValues(s.loop, e); s.loop.Varies(e) && !few {
+		if s.valueVaries(e) {
 			return true
 		}
 	}
