@@ -17,7 +17,7 @@ var saved []int
 func checkpointEvery(n int) callback {
 	return func(step int) {
 		if step%n == 0 {
-			saved = append(saved, step) // want traceeffect
+			saved = append(saved, step)        // want traceeffect
 			fmt.Println("checkpoint at", step) // want traceeffect
 		}
 	}

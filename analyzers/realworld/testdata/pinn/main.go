@@ -1,4 +1,4 @@
-// Command pinn fits a physics-informed model of u'' + u = 0 on [0, pi]:
+// Command pinn fits a physics-informed model of d²u/dt² + u = 0 on [0, pi]:
 // collocation points are sampled on the host every step. A fixed number of
 // points keeps one shape; the refinement schedule adds points every step
 // (one compile per step). A viscosity constant is a captured scalar read in
@@ -20,7 +20,7 @@ func model(w, t jit.Array) jit.Array {
 	return t.Reshape(t.Shape()[0], 1).MatMul(w).Sin().Sum(1)
 }
 
-// residual is the finite-difference residual of u'' + u at the points.
+// residual is the finite-difference residual of d²u/dt² + u at the points.
 func residual(w, t jit.Array) jit.Array {
 	const h = 1e-2
 	u := model(w, t)
