@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
 )
 
 // Windows: a slice from start to limit has the length limit-start. A
@@ -37,7 +39,24 @@ func (s *shapes) widthVaries(start, limit ast.Expr) bool {
 	if !s.loop.Varies(start) && !s.loop.Varies(limit) {
 		return false
 	}
-	return !s.fixedWidth(start, limit, map[types.Object]bool{})
+	return !s.fixedWidth(start, limit, map[types.Object]bool{}) && !s.differenceFixed(start, limit)
+}
+
+// differenceFixed reports whether limit - start, written out as sums,
+// leaves only what does not change (x.Slice({t - lb}, {t}) is lb wide).
+// A start clamped at zero, max(0, t-lb), is a warm-up: the width grows to
+// lb and stays there, at most lb shapes.
+func (s *shapes) differenceFixed(start, limit ast.Expr) bool {
+	if call, ok := ast.Unparen(start).(*ast.CallExpr); ok && traced.IsBuiltin(s.r.Info, call.Fun, "max") && len(call.Args) == 2 {
+		if k, ok := traced.ConstInt(s.r.Info, call.Args[0]); ok && k == 0 {
+			start = call.Args[1]
+		} else if k, ok := traced.ConstInt(s.r.Info, call.Args[1]); ok && k == 0 {
+			start = call.Args[0]
+		}
+	}
+	hi, ok1 := s.linearOf(limit)
+	lo, ok2 := s.linearOf(start)
+	return ok1 && ok2 && !s.sizeVaries(hi.plus(lo, -1))
 }
 
 // fixedWidth reports whether limit is start plus a loop-invariant width,

@@ -2,6 +2,8 @@ package unrolledloop
 
 import (
 	"go/ast"
+	"go/token"
+	"go/types"
 	"slices"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
@@ -26,6 +28,15 @@ func (c *checker) dims(e ast.Expr, b *binding, hops int) ([]int64, bool) {
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
+		v, _ := c.r.Info.Uses[e].(*types.Var)
+		if c.inDims[v] {
+			c.cycle = true // window = f(window): see widest
+			return nil, false
+		}
+		if v != nil {
+			c.inDims[v] = true
+			defer delete(c.inDims, v)
+		}
 		srcs, ok := c.sources(e, b, hops)
 		return c.widest(srcs, ok, hops)
 	case *ast.CallExpr:
@@ -50,6 +61,8 @@ func (c *checker) dims(e ast.Expr, b *binding, hops int) ([]int64, bool) {
 			return c.ints(args[:min(1, len(args))], b, hops)
 		case "Scalar":
 			return []int64{}, true
+		case "Concatenate":
+			return c.concatDims(args, b, hops)
 		case "":
 			srcs, ok := c.sources(e, b, hops)
 			return c.widest(srcs, ok, hops)
@@ -60,6 +73,9 @@ func (c *checker) dims(e ast.Expr, b *binding, hops int) ([]int64, bool) {
 
 // methodDims is dims for a call of an Array method on recv.
 func (c *checker) methodDims(name string, recv ast.Expr, args []ast.Expr, b *binding, hops int) ([]int64, bool) {
+	if name == "Slice" {
+		return c.sliceDims(args, b, hops) // whatever recv's shape
+	}
 	in, ok := c.dims(recv, b, hops+1)
 	if !ok {
 		return nil, false
@@ -107,8 +123,6 @@ func (c *checker) methodDims(name string, recv ast.Expr, args []ast.Expr, b *bin
 			return nil, false
 		}
 		return append(slices.Clone(in[:len(in)-1]), w[len(w)-1]), true
-	case "Slice":
-		return nil, false
 	}
 	// An elementwise operation: the operands broadcast.
 	out := in
@@ -140,24 +154,55 @@ func broadcast(x, y []int64) []int64 {
 }
 
 // widest returns the dimensions that cover every source: the same rank,
-// each size the largest.
+// each size the largest. A source that needs the variable's own shape (a
+// carry, window = jit.Concatenate(0, window.Slice(…), next)) is taken to
+// keep it, and left out.
 func (c *checker) widest(srcs []origin, ok bool, hops int) ([]int64, bool) {
 	if !ok || len(srcs) == 0 {
 		return nil, false
 	}
 	var out []int64
-	for i, s := range srcs {
+	found := false
+	for _, s := range srcs {
+		was := c.cycle
+		c.cycle = false
 		d, ok := c.dims(s.e, s.b, hops+1)
-		if !ok || i > 0 && len(d) != len(out) {
+		cyclic := c.cycle
+		c.cycle = was || cyclic
+		switch {
+		case !ok && cyclic:
+			continue
+		case !ok || found && len(d) != len(out):
+			return nil, false
+		case !found:
+			out, found = slices.Clone(d), true
+		default:
+			for k := range d {
+				out[k] = max(out[k], d[k])
+			}
+		}
+	}
+	return out, found
+}
+
+// concatDims is dims for jit.Concatenate(axis, arrays...): the sizes along
+// the axis add up.
+func (c *checker) concatDims(args []ast.Expr, b *binding, hops int) ([]int64, bool) {
+	axis, ok := traced.ConstInt(c.r.Info, args[0])
+	if !ok || len(args) < 2 {
+		return nil, false
+	}
+	var out []int64
+	for i, a := range args[1:] {
+		d, ok := c.dims(a, b, hops+1)
+		if !ok || axis < 0 || axis >= int64(len(d)) || i > 0 && len(d) != len(out) {
 			return nil, false
 		}
 		if i == 0 {
 			out = slices.Clone(d)
 			continue
 		}
-		for k := range d {
-			out[k] = max(out[k], d[k])
-		}
+		out[axis] += d[axis]
 	}
 	return out, true
 }
@@ -173,4 +218,49 @@ func (c *checker) ints(es []ast.Expr, b *binding, hops int) ([]int64, bool) {
 		out[i] = n
 	}
 	return out, true
+}
+
+// sliceDims is dims for x.Slice(start, limit) with literal index lists:
+// each width is limit - start when both are known, or w for a window
+// written {t - w}..{t}, {t}..{t + w} or {max(0, t - w)}..{t}.
+func (c *checker) sliceDims(args []ast.Expr, b *binding, hops int) ([]int64, bool) {
+	if len(args) != 2 {
+		return nil, false
+	}
+	start, ok1 := ast.Unparen(args[0]).(*ast.CompositeLit)
+	limit, ok2 := ast.Unparen(args[1]).(*ast.CompositeLit)
+	if !ok1 || !ok2 || len(start.Elts) != len(limit.Elts) {
+		return nil, false
+	}
+	out := make([]int64, len(start.Elts))
+	for k := range out {
+		w, ok := c.windowWidth(start.Elts[k], limit.Elts[k], b, hops)
+		if !ok {
+			return nil, false
+		}
+		out[k] = w
+	}
+	return out, true
+}
+
+// windowWidth is the largest width of the range start..limit.
+func (c *checker) windowWidth(start, limit ast.Expr, b *binding, hops int) (int64, bool) {
+	if lo, ok := traced.ConstInt(c.r.Info, start); ok {
+		if hi, ok := c.intValueAt(limit, b, hops+1); ok {
+			return hi - lo, true
+		}
+	}
+	if call, ok := ast.Unparen(start).(*ast.CallExpr); ok && traced.IsBuiltin(c.r.Info, call.Fun, "max") && len(call.Args) == 2 {
+		if k, ok := traced.ConstInt(c.r.Info, call.Args[0]); ok && k == 0 {
+			start = call.Args[1] // max(0, t-w): at most w wide
+		}
+	}
+	same := func(a, b ast.Expr) bool { return types.ExprString(a) == types.ExprString(b) }
+	if d, ok := ast.Unparen(start).(*ast.BinaryExpr); ok && d.Op == token.SUB && same(d.X, limit) {
+		return c.intValueAt(d.Y, b, hops+1) // {t - w}..{t}
+	}
+	if s, ok := ast.Unparen(limit).(*ast.BinaryExpr); ok && s.Op == token.ADD && same(s.X, start) {
+		return c.intValueAt(s.Y, b, hops+1) // {t}..{t + w}
+	}
+	return 0, false
 }

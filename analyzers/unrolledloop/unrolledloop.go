@@ -28,7 +28,7 @@ var Analyzer = New(traced.New(), DefaultMax)
 func New(tracer *analysis.Analyzer, max int) *analysis.Analyzer {
 	limit := new(int)
 	a := traced.NewAnalyzer("unrolledloop", docGo, tracer, func(pass *analysis.Pass, r *traced.Result) {
-		c := &checker{r: r, max: int64(*limit), report: pass.Report, visiting: map[*types.Var]bool{}}
+		c := &checker{r: r, max: int64(*limit), report: pass.Report, visiting: map[*types.Var]bool{}, inDims: map[*types.Var]bool{}}
 		for _, fn := range r.Funcs {
 			c.check(fn)
 		}
@@ -49,6 +49,10 @@ type checker struct {
 	exact bool
 	// calls are the calls of each function in the package (see callsOf).
 	calls map[types.Object][]*ast.CallExpr
+	// inDims are the variables whose shape dims is working out, and cycle
+	// is set when one needs its own shape (see widest).
+	inDims map[*types.Var]bool
+	cycle  bool
 }
 
 const advice = "trace and compile time grow with the count. Use jit.ScanN or jit.ForiLoop"
