@@ -226,7 +226,52 @@ func (s *shapes) argVaries(arg ast.Expr) bool {
 	if traced.IsArray(s.r.Info.TypeOf(arg)) {
 		return s.varies(arg)
 	}
+	if id, ok := ast.Unparen(arg).(*ast.Ident); ok && isSlice(s.r.Info.TypeOf(arg)) {
+		if rs, ok := s.loop.Stmt.(*ast.RangeStmt); ok && isIdentOf(s.r.Info, rs.Value, s.r.Info.Uses[id]) && s.elementLengthsFixed(rs.X) {
+			return false // chunks of a fixed size and a short last one
+		}
+	}
 	return s.valueVaries(arg)
+}
+
+// elementLengthsFixed reports whether the slices that a helper of the
+// package appends, in a loop, to the slice it returns have a length that
+// does not change from one iteration to the next, or changes in a bounded
+// way (data[off:min(off+size, len(data))]: full chunks and a short last
+// one).
+func (s *shapes) elementLengthsFixed(x ast.Expr) bool {
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok || s.depth > maxHelperDepth {
+		return false
+	}
+	values, ok := s.r.Returns(call, 0)
+	if !ok || len(values) == 0 {
+		return false
+	}
+	for _, ret := range values {
+		id, ok := ast.Unparen(ret.Value).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		vals, _ := s.r.DeclValues(s.r.Info.Uses[id])
+		for _, v := range vals {
+			app, ok := ast.Unparen(v).(*ast.CallExpr)
+			if !ok || !isAppend(s.r.Info, app) {
+				return false
+			}
+			loops := traced.Loops(s.r.PathTo(app))
+			if len(loops) == 0 {
+				return false
+			}
+			in := s.inner(traced.NewLoop(s.r.Info, loops[len(loops)-1]))
+			for _, elt := range app.Args[1:] {
+				if in.lengthVaries(elt) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // valueVaries reports whether e, a size or another Go value, takes a new

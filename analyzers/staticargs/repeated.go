@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -40,7 +41,7 @@ func checkJitInRepeatedFunc(r *traced.Result, j *traced.Jitted, stack []ast.Node
 	switch {
 	case inLoop != nil:
 		why = fmt.Sprintf("%s is called in a loop at %s", encl.Name.Name, r.Where(inLoop.Pos()))
-	case len(calls) > 1:
+	case len(calls) > 1 && !branchesOnParam(r, encl, stack):
 		why = fmt.Sprintf("%s is called from %d places", encl.Name.Name, len(calls))
 	default:
 		return
@@ -128,4 +129,40 @@ func isPackageVar(info *types.Info, e ast.Expr) bool {
 	}
 	v, ok := info.Uses[id].(*types.Var)
 	return ok && v.Parent() != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
+
+// branchesOnParam reports whether the statement at the end of stack runs
+// in a branch of encl chosen by one of its parameters (switch mode { case
+// "fast": … }): its callers may each pick another branch, so that being
+// called from several places does not make it run several times.
+func branchesOnParam(r *traced.Result, encl *ast.FuncDecl, stack []ast.Node) bool {
+	params := traced.ParamVars(r.Info, encl.Type)
+	mentions := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				v, _ := r.Info.Uses[id].(*types.Var)
+				found = v != nil && slices.Contains(params, v)
+			}
+			return !found
+		})
+		return found
+	}
+	for _, n := range stack {
+		switch n := n.(type) {
+		case *ast.SwitchStmt:
+			if n.Tag != nil && mentions(n.Tag) {
+				return true
+			}
+		case *ast.IfStmt:
+			if mentions(n.Cond) {
+				return true
+			}
+		case *ast.CaseClause:
+			if slices.ContainsFunc(n.List, mentions) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -20,13 +20,14 @@ func New() *analysis.Analyzer {
 		Doc:        "find the traced functions and values of a package for the jitlint analyzers",
 		URL:        DocURL(""),
 		ResultType: reflect.TypeOf((*Result)(nil)),
-		FactTypes:  []analysis.Fact{new(StagesFact), new(FewFact)},
+		FactTypes:  []analysis.Fact{new(StagesFact), new(FewFact), new(StateFact)},
 		Run: Guard(func(pass *analysis.Pass) (any, error) {
 			exportFew(pass)
 			importFact := func(fn *types.Func, f analysis.Fact) bool { return pass.ImportObjectFact(fn, f) }
 			r := build(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, importFact)
 			if r != nil {
 				exportStages(pass, r)
+				exportState(pass, r)
 			}
 			return r, nil
 		}),

@@ -90,6 +90,10 @@ func checkCall(r *traced.Result, fn *traced.Func, call *ast.CallExpr, report fun
 		if callee.Pkg() == nil {
 			return
 		}
+		if field, ok := r.ReceiverWrite(callee); ok {
+			checkStateCall(r, fn, call, callee, field, report)
+			return
+		}
 		path = callee.Pkg().Path()
 		names := effectFuncs[path]
 		if (!names[callee.Name()] && !names["*"]) || notEffects[path][callee.Name()] {
@@ -296,4 +300,22 @@ func constantGenerator(r *traced.Result, fn *traced.Func, e ast.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// checkStateCall reports a call of a method of another package that writes
+// its receiver's field when the receiver outlives the trace.
+func checkStateCall(r *traced.Result, fn *traced.Func, call *ast.CallExpr, callee *types.Func, field string, report func(analysis.Diagnostic)) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	what := outliving(r, fn, sel.X)
+	if what == "" {
+		return
+	}
+	report(analysis.Diagnostic{
+		Pos: call.Pos(), End: call.End(), Related: fn.Related(),
+		Message: fmt.Sprintf("%s writes %s.%s, and the receiver is the %s, which outlives the trace: the write runs once per trace, not on every call; return the new state from the traced function instead",
+			types.ExprString(call.Fun), types.ExprString(sel.X), field, what),
+	})
 }
