@@ -360,9 +360,12 @@ func (c *checker) sources(e ast.Expr, b *binding, hops int) ([]origin, bool) {
 			return nil, false
 		}
 		values, ok := c.r.Returns(e, 0)
+		held := c.dispatchedTo(e, b, hops)
 		var out []origin
 		for _, ret := range values {
-			out = append(out, origin{ret.Value, c.bindCall(ret.Func, e, b)})
+			if held == nil || held[recvNamed(c.r.Info, ret.Func)] {
+				out = append(out, origin{ret.Value, c.bindCall(ret.Func, e, b)})
+			}
 		}
 		return out, ok
 	}
@@ -557,4 +560,64 @@ func (c *checker) callsOf(obj types.Object) []*ast.CallExpr {
 		}
 	}
 	return c.calls[obj]
+}
+
+// dispatchedTo returns the named types that the receiver of call, a call
+// of an interface method (or of a type parameter's), can hold, when every
+// value that reaches it has a known concrete type: only their methods run
+// (t.cfg.Steps() with t.cfg from a short{…} literal runs short.Steps, not the
+// other implementations of the package). It returns nil when call is not
+// such a call or a type is not known.
+func (c *checker) dispatchedTo(call *ast.CallExpr, b *binding, hops int) map[*types.TypeName]bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s := c.r.Info.Selections[sel]; s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+		return nil
+	}
+	held := map[*types.TypeName]bool{}
+	var walk func(e ast.Expr, b *binding, hops int) bool
+	walk = func(e ast.Expr, b *binding, hops int) bool {
+		if t := c.r.Info.TypeOf(e); t != nil && !types.IsInterface(t) {
+			n := namedOf(t)
+			held[n] = n != nil
+			return n != nil
+		}
+		srcs, ok := c.sources(e, b, hops+1)
+		if !ok || len(srcs) == 0 {
+			return false
+		}
+		for _, s := range srcs {
+			if !walk(s.e, s.b, hops+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(sel.X, b, hops) {
+		return nil
+	}
+	return held
+}
+
+// recvNamed returns the named type of the receiver of fn, a method
+// declaration, or nil.
+func recvNamed(info *types.Info, fn ast.Node) *types.TypeName {
+	fd, ok := fn.(*ast.FuncDecl)
+	if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 {
+		return nil
+	}
+	return namedOf(info.TypeOf(fd.Recv.List[0].Type))
+}
+
+// namedOf returns the generic origin's type name of t or *t, or nil.
+func namedOf(t types.Type) *types.TypeName {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
 }
