@@ -30,13 +30,13 @@ func r45Grow(data []byte) [][]byte {
 	return out
 }
 
-// r45IDs turns bytes into an array of ids.
+// r45IDs turns bytes into an array of ids scaled to [0, 1].
 func r45IDs(b []byte) jit.Array {
 	f := make([]float32, len(b))
-	for i, c := range b {
-		f[i] = float32(c)
+	for i := range f {
+		f[i] = float32(b[i]) / 255
 	}
-	return jit.FromSlice(f, len(f))
+	return jit.FromSlice(f)
 }
 
 func r45Text(text []byte) {

@@ -34,13 +34,13 @@ func r45Tier(n int) int {
 	return 512
 }
 
-// r45NextPow2 doubles up to a cap: at most 11 values (1 … 1024).
+// r45NextPow2 doubles (a shift) up to a cap: at most 8 values (8 …
+// 1024).
 func r45NextPow2(n int) int {
-	p := 1
-	for p < n && p < 1024 {
-		p *= 2
+	size := 8
+	for ; size < 1024 && size < n; size <<= 1 {
 	}
-	return p
+	return size
 }
 
 // r45Grow returns n doubled with no cap: a new value for every n.

@@ -9,36 +9,40 @@ import (
 	"github.com/jitlint/jitlint/jit"
 )
 
-var (
-	warnOnce  sync.Once
-	tableOnce sync.Once
-	scales    []float64
-)
+// vocab is loaded once, by main's setup, before anything is traced.
+var vocab struct {
+	once  sync.Once
+	sizes []float64
+}
 
-// loadScales fills the scale table once; main fires it before any trace.
-func loadScales() {
-	tableOnce.Do(func() {
-		scales = []float64{1, 0.5}
-		fmt.Println("scale table loaded")
+// deprecation is first fired by the traced function: its body runs while
+// tracing, once per program rather than once per call.
+var deprecation sync.Once
+
+// loadVocab fills the vocabulary sizes once.
+func loadVocab() {
+	vocab.once.Do(func() {
+		vocab.sizes = []float64{1, 0.5}
+		fmt.Println("vocabulary loaded")
 	})
 }
 
-// normalize warns once (in the trace: the first call traces), and reads
-// the table.
-func normalize(x jit.Array) jit.Array {
-	warnOnce.Do(func() {
-		fmt.Println("normalize: eps default changes in v2") // want `fmt.Println runs once per trace, not on every call`
+// embed warns once, and reads the sizes.
+func embed(x jit.Array) jit.Array {
+	deprecation.Do(func() {
+		fmt.Println("embed: the default scale changes in v2") // want `fmt.Println runs once per trace, not on every call`
 	})
-	loadScales()
-	return x.Mul(scales[0]).Sub(x.Mean())
+	loadVocab()
+	return x.Mul(vocab.sizes[0]).Sub(x.Mean())
 }
 
-func setup() { loadScales() }
+// prepare gets the program ready: it loads the vocabulary.
+func prepare() { loadVocab() }
 
 func main() {
-	setup()
-	f := jit.Jit(normalize)
-	x := jit.FromSlice([]float32{1, 2, 3, 4})
+	prepare()
+	f := jit.Jit(embed)
+	x := jit.Arange(4, jit.Float32)
 	for range 3 {
 		x = f.Call(x)
 	}

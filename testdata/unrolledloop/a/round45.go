@@ -180,28 +180,26 @@ func (t *r45Trainer[C]) inner(w, x jit.Array) jit.Array {
 	return w
 }
 
-type r45Tuner[C r45Config] struct {
-	cfg  C
-	step *jit.Func[func(w, x jit.Array) jit.Array]
-}
+// r45Tuner holds its configuration as an interface value.
+type r45Tuner struct{ cfg r45Config }
 
-// r45NewTuner jits the tuner's inner loop.
-func r45NewTuner[C r45Config](cfg C) *r45Tuner[C] {
-	t := &r45Tuner[C]{cfg: cfg}
-	t.step = jit.Jit(t.inner)
-	return t
-}
-
-func (t *r45Tuner[C]) inner(w, x jit.Array) jit.Array {
-	for range t.cfg.Steps() { // 8 steps at most
+// inner runs the configuration's steps: 8 at most, as only r45Short
+// values reach cfg.
+func (t r45Tuner) inner(w, x jit.Array) jit.Array {
+	for range t.cfg.Steps() {
 		w = w.Sub(x.MatMul(w).Mul(0.1))
 	}
 	return w
 }
 
+// r45Tune jits the inner loop of a tuner of cfg.
+func r45Tune(cfg r45Config) *jit.Func[func(w, x jit.Array) jit.Array] {
+	return jit.Jit(r45Tuner{cfg: cfg}.inner)
+}
+
 func r45Train(w, x jit.Array) {
 	r45NewTrainer(r45Scratch{epochs: 4}).step.Call(w, x)
 	r45NewTrainer(r45Scratch{epochs: 1}).step.Call(w, x)
-	r45NewTuner(r45Short{epochs: 4}).step.Call(w, x)
-	r45NewTuner(r45Short{epochs: 1}).step.Call(w, x)
+	r45Tune(r45Short{epochs: 4}).Call(w, x)
+	r45Tune(r45Short{epochs: 1}).Call(w, x)
 }
