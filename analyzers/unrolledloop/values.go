@@ -360,10 +360,10 @@ func (c *checker) sources(e ast.Expr, b *binding, hops int) ([]origin, bool) {
 			return nil, false
 		}
 		values, ok := c.r.Returns(e, 0)
-		held := c.dispatchedTo(e, b, hops)
+		runs := c.dispatchedTo(e, b, hops)
 		var out []origin
 		for _, ret := range values {
-			if held == nil || held[recvNamed(c.r.Info, ret.Func)] {
+			if runs == nil || runs[methodOf(c.r.Info, ret.Func)] {
 				out = append(out, origin{ret.Value, c.bindCall(ret.Func, e, b)})
 			}
 		}
@@ -459,7 +459,8 @@ func (c *checker) carries(v *types.Var, val ast.Expr) bool {
 }
 
 // fieldValue returns the value that a struct literal gives to the field
-// name, or nil.
+// name (a promoted one too, from the literal of the embedded struct), or
+// nil.
 func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
 	t := info.TypeOf(lit)
 	if t == nil {
@@ -469,18 +470,40 @@ func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
 	if !ok {
 		return nil
 	}
+	var embedded []*ast.CompositeLit
 	for i, elt := range lit.Elts {
+		var field string
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
-				return kv.Value
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				field = id.Name
 			}
-			continue
+			elt = kv.Value
+		} else if i < st.NumFields() {
+			field = st.Field(i).Name()
 		}
-		if i < st.NumFields() && st.Field(i).Name() == name {
+		if field == name {
 			return elt
+		}
+		if inner, ok := ast.Unparen(elt).(*ast.CompositeLit); ok && embeddedField(st, field) {
+			embedded = append(embedded, inner)
+		}
+	}
+	for _, inner := range embedded {
+		if v := fieldValue(info, inner, name); v != nil {
+			return v // a promoted field, from the embedded struct's literal
 		}
 	}
 	return nil
+}
+
+// embeddedField reports whether st has an embedded field called name.
+func embeddedField(st *types.Struct, name string) bool {
+	for f := range st.Fields() {
+		if f.Embedded() && f.Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // paramArgs returns what the calls of a function of the package pass to
@@ -562,27 +585,32 @@ func (c *checker) callsOf(obj types.Object) []*ast.CallExpr {
 	return c.calls[obj]
 }
 
-// dispatchedTo returns the named types that the receiver of call, a call
-// of an interface method (or of a type parameter's), can hold, when every
-// value that reaches it has a known concrete type: only their methods run
-// (t.cfg.Steps() with t.cfg from a short{…} literal runs short.Steps, not the
-// other implementations of the package). It returns nil when call is not
-// such a call or a type is not known.
-func (c *checker) dispatchedTo(call *ast.CallExpr, b *binding, hops int) map[*types.TypeName]bool {
+// dispatchedTo returns the methods that call, a call of an interface
+// method (or of a type parameter's), can run when every value that
+// reaches its receiver has a known concrete type: those types' methods,
+// not every implementation in the package (t.cfg.Steps() with t.cfg from a
+// short{…} literal runs short.Steps). It returns nil when call is not such
+// a call or a type is not known.
+func (c *checker) dispatchedTo(call *ast.CallExpr, b *binding, hops int) map[*types.Func]bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}
-	if s := c.r.Info.Selections[sel]; s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+	s := c.r.Info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
 		return nil
 	}
-	held := map[*types.TypeName]bool{}
+	pkg := s.Obj().Pkg()
+	runs := map[*types.Func]bool{}
 	var walk func(e ast.Expr, b *binding, hops int) bool
 	walk = func(e ast.Expr, b *binding, hops int) bool {
 		if t := c.r.Info.TypeOf(e); t != nil && !types.IsInterface(t) {
-			n := namedOf(t)
-			held[n] = n != nil
-			return n != nil
+			obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, sel.Sel.Name)
+			fn, ok := obj.(*types.Func)
+			if ok {
+				runs[fn.Origin()] = true
+			}
+			return ok
 		}
 		srcs, ok := c.sources(e, b, hops+1)
 		if !ok || len(srcs) == 0 {
@@ -598,26 +626,14 @@ func (c *checker) dispatchedTo(call *ast.CallExpr, b *binding, hops int) map[*ty
 	if !walk(sel.X, b, hops) {
 		return nil
 	}
-	return held
+	return runs
 }
 
-// recvNamed returns the named type of the receiver of fn, a method
-// declaration, or nil.
-func recvNamed(info *types.Info, fn ast.Node) *types.TypeName {
-	fd, ok := fn.(*ast.FuncDecl)
-	if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 {
-		return nil
-	}
-	return namedOf(info.TypeOf(fd.Recv.List[0].Type))
-}
-
-// namedOf returns the generic origin's type name of t or *t, or nil.
-func namedOf(t types.Type) *types.TypeName {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Origin().Obj()
+// methodOf returns the method that fn declares, or nil.
+func methodOf(info *types.Info, fn ast.Node) *types.Func {
+	if fd, ok := fn.(*ast.FuncDecl); ok && fd.Recv != nil {
+		m, _ := info.Defs[fd.Name].(*types.Func)
+		return m
 	}
 	return nil
 }

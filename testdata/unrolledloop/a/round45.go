@@ -197,7 +197,25 @@ func r45Tune(cfg r45Config) *jit.Func[func(w, x jit.Array) jit.Array] {
 	return jit.Jit(r45Tuner{cfg: cfg}.inner)
 }
 
+// r45Labelled is a scratch configuration with a label: its Steps is
+// r45Scratch's, promoted.
+type r45Labelled struct {
+	r45Scratch
+	label string
+}
+
+// r45Sweep runs the steps of a configuration given as an interface value.
+type r45Sweep struct{ cfg r45Config }
+
+func (s r45Sweep) inner(w, x jit.Array) jit.Array {
+	for range s.cfg.Steps() { // want `loop is unrolled into the trace up to 40 times`
+		w = w.Sub(x.MatMul(w).Mul(0.1))
+	}
+	return w
+}
+
 func r45Train(w, x jit.Array) {
+	jit.Jit(r45Sweep{cfg: r45Labelled{r45Scratch{epochs: 4}, "long"}}.inner).Call(w, x)
 	r45NewTrainer(r45Scratch{epochs: 4}).step.Call(w, x)
 	r45NewTrainer(r45Scratch{epochs: 1}).step.Call(w, x)
 	r45Tune(r45Short{epochs: 4}).Call(w, x)
