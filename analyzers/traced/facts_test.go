@@ -14,3 +14,10 @@ import (
 func TestStagesFacts(t *testing.T) {
 	analysistest.Run(t, fixturetest.Dir(t), traced.New(), "./unrolledloop/ops")
 }
+
+// TestStateFacts checks the facts that the traced analyzer exports for
+// the methods of a package that write their receiver's state (traceeffect
+// reports their calls on receivers that outlive a trace).
+func TestStateFacts(t *testing.T) {
+	analysistest.Run(t, fixturetest.Dir(t), traced.New(), "./traceeffect/optlib")
+}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestTraceEffect(t *testing.T) {
-	analysistest.Run(t, fixturetest.Dir(t), traceeffect.Analyzer, "./traceeffect/a", "./traceeffect/helpers", "./traceeffect/cross")
+	analysistest.Run(t, fixturetest.Dir(t), traceeffect.Analyzer, "./traceeffect/a", "./traceeffect/helpers", "./traceeffect/cross", "./traceeffect/oncemain")
 }
 
 func TestTraceEffectFixes(t *testing.T) {

@@ -360,9 +360,12 @@ func (c *checker) sources(e ast.Expr, b *binding, hops int) ([]origin, bool) {
 			return nil, false
 		}
 		values, ok := c.r.Returns(e, 0)
+		runs := c.dispatchedTo(e, b, hops)
 		var out []origin
 		for _, ret := range values {
-			out = append(out, origin{ret.Value, c.bindCall(ret.Func, e, b)})
+			if runs == nil || runs[methodOf(c.r.Info, ret.Func)] {
+				out = append(out, origin{ret.Value, c.bindCall(ret.Func, e, b)})
+			}
 		}
 		return out, ok
 	}
@@ -456,7 +459,8 @@ func (c *checker) carries(v *types.Var, val ast.Expr) bool {
 }
 
 // fieldValue returns the value that a struct literal gives to the field
-// name, or nil.
+// name (a promoted one too, from the literal of the embedded struct), or
+// nil.
 func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
 	t := info.TypeOf(lit)
 	if t == nil {
@@ -466,18 +470,40 @@ func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
 	if !ok {
 		return nil
 	}
+	var embedded []*ast.CompositeLit
 	for i, elt := range lit.Elts {
+		var field string
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
-				return kv.Value
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				field = id.Name
 			}
-			continue
+			elt = kv.Value
+		} else if i < st.NumFields() {
+			field = st.Field(i).Name()
 		}
-		if i < st.NumFields() && st.Field(i).Name() == name {
+		if field == name {
 			return elt
+		}
+		if inner, ok := ast.Unparen(elt).(*ast.CompositeLit); ok && embeddedField(st, field) {
+			embedded = append(embedded, inner)
+		}
+	}
+	for _, inner := range embedded {
+		if v := fieldValue(info, inner, name); v != nil {
+			return v // a promoted field, from the embedded struct's literal
 		}
 	}
 	return nil
+}
+
+// embeddedField reports whether st has an embedded field called name.
+func embeddedField(st *types.Struct, name string) bool {
+	for f := range st.Fields() {
+		if f.Embedded() && f.Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // paramArgs returns what the calls of a function of the package pass to
@@ -557,4 +583,57 @@ func (c *checker) callsOf(obj types.Object) []*ast.CallExpr {
 		}
 	}
 	return c.calls[obj]
+}
+
+// dispatchedTo returns the methods that call, a call of an interface
+// method (or of a type parameter's), can run when every value that
+// reaches its receiver has a known concrete type: those types' methods,
+// not every implementation in the package (t.cfg.Steps() with t.cfg from a
+// short{…} literal runs short.Steps). It returns nil when call is not such
+// a call or a type is not known.
+func (c *checker) dispatchedTo(call *ast.CallExpr, b *binding, hops int) map[*types.Func]bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := c.r.Info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+		return nil
+	}
+	pkg := s.Obj().Pkg()
+	runs := map[*types.Func]bool{}
+	var walk func(e ast.Expr, b *binding, hops int) bool
+	walk = func(e ast.Expr, b *binding, hops int) bool {
+		if t := c.r.Info.TypeOf(e); t != nil && !types.IsInterface(t) {
+			obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, sel.Sel.Name)
+			fn, ok := obj.(*types.Func)
+			if ok {
+				runs[fn.Origin()] = true
+			}
+			return ok
+		}
+		srcs, ok := c.sources(e, b, hops+1)
+		if !ok || len(srcs) == 0 {
+			return false
+		}
+		for _, s := range srcs {
+			if !walk(s.e, s.b, hops+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(sel.X, b, hops) {
+		return nil
+	}
+	return runs
+}
+
+// methodOf returns the method that fn declares, or nil.
+func methodOf(info *types.Info, fn ast.Node) *types.Func {
+	if fd, ok := fn.(*ast.FuncDecl); ok && fd.Recv != nil {
+		m, _ := info.Defs[fd.Name].(*types.Func)
+		return m
+	}
+	return nil
 }

@@ -17,9 +17,9 @@ import (
 // workspace with the jit API copy.
 var vetFixtures = map[string][]string{
 	"shapechurn":   {"a"},
-	"staticargs":   {"a", "hoist"},
+	"staticargs":   {"a", "hoist", "sched"},
 	"tracedbool":   {"a", "cross", "helpers"},
-	"traceeffect":  {"a", "cross", "fixone", "helpers"},
+	"traceeffect":  {"a", "cross", "fixone", "helpers", "oncemain", "optlib"},
 	"unrolledloop": {"a", "ops"},
 }
 

@@ -28,3 +28,26 @@ func Decay(base float64, step int) float64 {
 	}
 	return base
 }
+
+// Tier returns the first tier at least n, or the last one: one of four
+// values.
+func Tier(n int) int {
+	for _, t := range []int{8, 32, 128, 512} {
+		if n <= t {
+			return t
+		}
+	}
+	return 512
+}
+
+// Rate returns a learning rate from a switch over the step: three values.
+func Rate(step int) float64 {
+	switch {
+	case step < 100:
+		return 0.1
+	case step < 200:
+		return 0.01
+	default:
+		return 0.001
+	}
+}
