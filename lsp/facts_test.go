@@ -38,3 +38,22 @@ func TestFactsFromDependencies(t *testing.T) {
 	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": string(fileURI(helpers)), "type": 2}}})
 	c.diagsFor(u, "no finding once helpers is fixed on disk", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
 }
+
+// TestChooserFactsFromLocalPackage: jitls computes the facts of a package
+// of the workspace's module that does not import jit but declares a bucket
+// chooser (traced.NeedsFacts, as the jitlint command and go vet do), so a
+// static argument from sched.Plateau (three values) is not churn while one
+// from sched.Decay (a new value every step) is.
+func TestChooserFactsFromLocalPackage(t *testing.T) {
+	dir := sampleModule(t, map[string]string{
+		"sched/sched.go": "package sched\n\n// Plateau returns the learning rate of an epoch.\nfunc Plateau(epoch int) float64 {\n\tswitch {\n\tcase epoch < 2:\n\t\treturn 0.1\n\tcase epoch < 4:\n\t\treturn 0.03\n\t}\n\treturn 0.01\n}\n\n// Decay decays base per step.\nfunc Decay(base float64, step int) float64 {\n\tfor range step {\n\t\tbase *= 0.99\n\t}\n\treturn base\n}\n",
+		"use/use.go":     "package use\n\nimport (\n\t\"example.com/lspmod/sched\"\n\t\"github.com/jitlint/jitlint/jit\"\n)\n\nfunc Scale(lr float64, x jit.Array) jit.Array { return x.Mul(lr) }\n\nvar scale = jit.Jit(Scale, jit.StaticArgnums(0))\n\nfunc Train(x jit.Array) {\n\tfor epoch := range 30 {\n\t\tscale.Call(sched.Plateau(epoch), x)\n\t}\n\tfor step := range 30 {\n\t\tscale.Call(sched.Decay(0.1, step), x)\n\t}\n}\n",
+	})
+	c := startServer(t, Options{Analyzers: jitlintSuite})
+	c.initialize(nil)
+	u, _ := openFile(c, filepath.Join(dir, "use", "use.go"))
+	d := c.diagsFor(u, "the decay's churn only", func(d []protocol.Diagnostic) bool { return len(d) == 1 })[0]
+	if d.Code != "staticargs" || d.Range.Start.Line != 16 {
+		t.Errorf("want one staticargs finding at line 17 (sched.Decay), got %+v", d)
+	}
+}
