@@ -38,7 +38,7 @@ type earlyStopper struct {
 
 // improved records a loss and reports whether it beat the best one.
 func (e *earlyStopper) improved(l float64) bool {
-	if l < e.best-1e-6 {
+	if l < e.best-1e-3 {
 		e.best, e.waited = l, 0
 		return true
 	}
@@ -77,10 +77,11 @@ func main() {
 	p := params{W: jit.Zeros(jit.Float32, 3, 1), B: jit.Zeros(jit.Float32, 1)}
 	step := jit.Jit(sgd)
 	es := &earlyStopper{best: 1e9, patience: 3}
-	for epoch := 0; epoch < 60; epoch++ {
+	best := p
+	for epoch := 0; epoch < 500; epoch++ {
 		next, l := step.Call(p, x, y)
 		if es.improved(l.Item()) {
-			p = next
+			best = next
 		}
 		if es.done() {
 			fmt.Println("stopped at epoch", epoch)
@@ -88,7 +89,6 @@ func main() {
 		}
 		p = next
 	}
-	fmt.Println("best loss", es.best)
-	p2, l := jit.Jit(sgdTracked).Call(p, x, y)
-	fmt.Println(p2.B, l)
+	fmt.Println("best loss", es.best, "bias", best.B)
+	jit.Jit(sgdTracked).Call(best, x, y)
 }
