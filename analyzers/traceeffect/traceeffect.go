@@ -57,6 +57,9 @@ var notEffects = map[string]map[string]bool{
 
 // check reports the trace-time effects in fn.
 func check(r *traced.Result, fn *traced.Func, report func(analysis.Diagnostic)) {
+	if neverReached(r, fn) {
+		return
+	}
 	r.Walk(fn, func(n ast.Node, stack []ast.Node) bool {
 		if lit, ok := n.(*ast.FuncLit); ok && onceFiredEagerly(r, lit, stack) {
 			return false
@@ -318,4 +321,31 @@ func checkStateCall(r *traced.Result, fn *traced.Func, call *ast.CallExpr, calle
 		Message: fmt.Sprintf("%s writes %s.%s, and the receiver is the %s, which outlives the trace: the write runs once per trace, not on every call; return the new state from the traced function instead",
 			types.ExprString(call.Fun), types.ExprString(sel.X), field, what),
 	})
+}
+
+// neverReached reports whether traced code can only call fn with an
+// argument that converts a traced value to the host (stopper.improved(
+// l.Item())): the trace fails at that conversion (tracedbool's finding)
+// before fn runs, so fn's effects never happen while tracing.
+func neverReached(r *traced.Result, fn *traced.Func) bool {
+	if fn.Entry != "" || len(fn.Jitted) > 0 || len(fn.CalledFrom) == 0 {
+		return false
+	}
+	for _, cs := range fn.CalledFrom {
+		converts := false
+		for _, a := range cs.Call.Args {
+			ast.Inspect(a, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if recv, _, ok := traced.HostConversion(r.Info, call); ok && r.IsTraced(recv) {
+						converts = true
+					}
+				}
+				return !converts
+			})
+		}
+		if !converts {
+			return false
+		}
+	}
+	return true
 }
