@@ -19,7 +19,9 @@
 // seeds (rand.New(rand.NewSource(7))): that gives the same numbers on every
 // call, traced or not, so nothing changes when they are frozen. Effects in
 // the body of a sync.Once that main fires eagerly before its first jitted
-// call are not reported either: that body never runs in a trace.
+// call are not reported either: that body never runs in a trace; nor are
+// those of a function that traced code only calls with an argument
+// converted to the host, where the trace fails first.
 //
 // Use jit.DebugPrint to print values at run time; return values from the
 // traced function instead of writing them to outer variables; pass random
