@@ -79,7 +79,7 @@ func (s *shapes) sizeVaries(l linear) bool {
 func (s *shapes) fewVar(v types.Object) bool {
 	values, _ := s.loop.Values(v)
 	for _, val := range values {
-		if !s.r.Repeats(s.loop, val) {
+		if s.valueVaries(val) {
 			return false
 		}
 	}

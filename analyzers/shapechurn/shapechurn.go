@@ -99,6 +99,10 @@ type shapes struct {
 	loop  *traced.Loop
 	seen  map[types.Object]bool
 	depth int // helpers followed to get here
+	// recv is the receiver of the method whose scope this is, and recvArg
+	// the value the method was called on (nil outside methods).
+	recv    *types.Var
+	recvArg ast.Expr
 }
 
 // maxHelperDepth bounds how deep shapes follows helpers that call helpers.
@@ -211,7 +215,12 @@ func (s *shapes) inHelper(call *ast.CallExpr, want func(types.Type) bool, test f
 					varying = append(varying, p)
 				}
 			}
-			if len(varying) > 0 && test(s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), varying)), ret.Value) {
+			if len(varying) == 0 {
+				continue
+			}
+			in := s.inner(traced.NewScope(s.r.Info, traced.FuncBody(ret.Func), varying))
+			in.recv, in.recvArg = receiverOf(s.r.Info, ret.Func, call)
+			if test(in, ret.Value) {
 				return true
 			}
 		}
@@ -282,9 +291,81 @@ func (s *shapes) valueVaries(e ast.Expr) bool {
 		return false
 	}
 	if s.loop.Stmt == nil {
-		return true // a helper's scope: no iterations to count
+		// A helper's scope: no iterations to count, but a size that a
+		// closure held by the receiver chooses from a few values is few.
+		return !s.fewFromField(e)
 	}
 	return !s.r.Repeats(s.loop, e)
+}
+
+// fewFromField reports whether e, in a method's scope, is (a variable set
+// once from) a call of a function-valued field of the receiver, p.size(…),
+// whose value in the literal the method was called on is a closure that
+// returns one of a few values ([]int{24, 28, 32}[r.IntN(3)]).
+func (s *shapes) fewFromField(e ast.Expr) bool {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if values, _ := s.loop.Values(s.r.Info.Uses[id]); len(values) == 1 {
+			e = values[0]
+		}
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || s.recv == nil {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || traced.RootIdent(sel.X) == nil || s.r.Info.Uses[traced.RootIdent(sel.X)] != s.recv || sel.X != ast.Expr(traced.RootIdent(sel.X)) {
+		return false
+	}
+	lit := s.literalOf(s.recvArg)
+	if lit == nil {
+		return false
+	}
+	fn, ok := ast.Unparen(traced.FieldValue(s.r.Info, lit, sel.Sel.Name)).(*ast.FuncLit)
+	if !ok {
+		return false
+	}
+	scope := traced.NewScope(s.r.Info, fn.Body, traced.ParamVars(s.r.Info, fn.Type))
+	few := false
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if _, isLit := n.(*ast.FuncLit); isLit {
+			return false
+		}
+		if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+			few = s.r.Few(scope, ret.Results[0])
+			return few
+		}
+		return true
+	})
+	return few
+}
+
+// literalOf returns the struct literal that e (a variable with one value,
+// or &T{…}) stands for, or nil.
+func (s *shapes) literalOf(e ast.Expr) *ast.CompositeLit {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := s.r.Info.Uses[id].(*types.Var); ok {
+			if values, _ := s.r.DeclValues(v); len(values) == 1 {
+				e = values[0]
+			}
+		}
+	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	lit, _ := ast.Unparen(e).(*ast.CompositeLit)
+	return lit
+}
+
+// receiverOf returns the receiver of fn, a method, and the value call
+// calls it on (nil, nil for a function).
+func receiverOf(info *types.Info, fn ast.Node, call *ast.CallExpr) (*types.Var, ast.Expr) {
+	fd, ok := fn.(*ast.FuncDecl)
+	sel, ok2 := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !ok2 || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return nil, nil
+	}
+	v, _ := info.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	return v, sel.X
 }
 
 // valuesVary reports whether one of es varies (see valueVaries).
@@ -332,6 +413,13 @@ func stateWrites(info *types.Info, fn ast.Node) []*types.Var {
 			out = append(out, v)
 		}
 	}
+	draw := func(e ast.Expr) {
+		if id := traced.RootIdent(e); id != nil {
+			if v, ok := info.Uses[id].(*types.Var); ok && !slices.Contains(out, v) && (v == recv || isParamOf(info, fn, v)) {
+				out = append(out, v)
+			}
+		}
+	}
 	ast.Inspect(traced.FuncBody(fn), func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -340,10 +428,46 @@ func stateWrites(info *types.Info, fn ast.Node) []*types.Var {
 			}
 		case *ast.IncDecStmt:
 			write(ast.Unparen(n.X))
+		case *ast.CallExpr:
+			// A draw from a generator reached through the receiver or a
+			// parameter (p.rng.IntN(n), or p.rng passed on) advances it.
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && isGenerator(info.TypeOf(sel.X)) {
+				draw(sel.X)
+			}
+			for _, a := range n.Args {
+				if isGenerator(info.TypeOf(a)) {
+					draw(a)
+				}
+			}
 		}
 		return true
 	})
 	return out
+}
+
+// isGenerator reports whether t is a math/rand (or math/rand/v2) generator.
+func isGenerator(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return n.Obj().Name() == "Rand" && (path == "math/rand" || path == "math/rand/v2")
+}
+
+// isParamOf reports whether v is a parameter of fn.
+func isParamOf(info *types.Info, fn ast.Node, v *types.Var) bool {
+	var ft *ast.FuncType
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		ft = fn.Type
+	case *ast.FuncLit:
+		ft = fn.Type
+	}
+	return ft != nil && slices.Contains(traced.ParamVars(info, ft), v)
 }
 
 // call handles the jit operations that make or change shapes.

@@ -68,7 +68,7 @@ func (s *shapes) fixedWidth(start, limit ast.Expr, seen map[types.Object]bool) b
 		if l.Op != token.ADD {
 			return false
 		}
-		return (sameExpr(s, l.X, start) && !s.loop.Varies(l.Y)) || (sameExpr(s, l.Y, start) && !s.loop.Varies(l.X))
+		return (sameExpr(s, l.X, start) && !s.valueVaries(l.Y)) || (sameExpr(s, l.Y, start) && !s.valueVaries(l.X))
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(l.Fun).(*ast.Ident); ok && id.Name == "min" {
 			if _, builtin := s.r.Info.Uses[id].(*types.Builtin); builtin {

@@ -262,6 +262,16 @@ func (r *Result) Ops(n ast.Node) int {
 	return r.ops(n)
 }
 
+// Few reports whether e takes at most MaxFew distinct values in the scope
+// or loop l, whatever the number of iterations (a table of three sizes
+// indexed by a draw).
+func (r *Result) Few(l *Loop, e ast.Expr) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k, ok := r.distinct(l, e, map[types.Object]bool{})
+	return ok && k <= MaxFew
+}
+
 // Repeats reports whether e takes so few distinct values over the
 // iterations of l that most calls with it hit a cache: what a bucket
 // chooser returns (bounded by the program, not the data), or a number of

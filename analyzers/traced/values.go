@@ -124,3 +124,51 @@ func IsBuiltin(info *types.Info, fun ast.Expr, name string) bool {
 	_, ok = info.Uses[id].(*types.Builtin)
 	return ok
 }
+
+// FieldValue returns the value that a struct literal gives to the field
+// name (a promoted one too, from the literal of the embedded struct), or
+// nil.
+func FieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
+	t := info.TypeOf(lit)
+	if t == nil {
+		return nil
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var embedded []*ast.CompositeLit
+	for i, elt := range lit.Elts {
+		var field string
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				field = id.Name
+			}
+			elt = kv.Value
+		} else if i < st.NumFields() {
+			field = st.Field(i).Name()
+		}
+		if field == name {
+			return elt
+		}
+		if inner, ok := ast.Unparen(elt).(*ast.CompositeLit); ok && embeddedField(st, field) {
+			embedded = append(embedded, inner)
+		}
+	}
+	for _, inner := range embedded {
+		if v := FieldValue(info, inner, name); v != nil {
+			return v // a promoted field, from the embedded struct's literal
+		}
+	}
+	return nil
+}
+
+// embeddedField reports whether st has an embedded field called name.
+func embeddedField(st *types.Struct, name string) bool {
+	for f := range st.Fields() {
+		if f.Embedded() && f.Name() == name {
+			return true
+		}
+	}
+	return false
+}

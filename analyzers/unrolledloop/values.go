@@ -401,7 +401,7 @@ func (c *checker) fieldsOf(x ast.Expr, name string, b *binding, hops int) ([]ori
 	var out []origin
 	for _, s := range srcs {
 		if lit, isLit := ast.Unparen(s.e).(*ast.CompositeLit); isLit {
-			if v := fieldValue(c.r.Info, lit, name); v != nil {
+			if v := traced.FieldValue(c.r.Info, lit, name); v != nil {
 				out = append(out, origin{v, s.b})
 			}
 			continue
@@ -452,54 +452,6 @@ func (c *checker) carries(v *types.Var, val ast.Expr) bool {
 	}
 	for _, a := range call.Args {
 		if id, ok := ast.Unparen(a).(*ast.Ident); ok && c.r.Info.Uses[id] == v {
-			return true
-		}
-	}
-	return false
-}
-
-// fieldValue returns the value that a struct literal gives to the field
-// name (a promoted one too, from the literal of the embedded struct), or
-// nil.
-func fieldValue(info *types.Info, lit *ast.CompositeLit, name string) ast.Expr {
-	t := info.TypeOf(lit)
-	if t == nil {
-		return nil
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	var embedded []*ast.CompositeLit
-	for i, elt := range lit.Elts {
-		var field string
-		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok {
-				field = id.Name
-			}
-			elt = kv.Value
-		} else if i < st.NumFields() {
-			field = st.Field(i).Name()
-		}
-		if field == name {
-			return elt
-		}
-		if inner, ok := ast.Unparen(elt).(*ast.CompositeLit); ok && embeddedField(st, field) {
-			embedded = append(embedded, inner)
-		}
-	}
-	for _, inner := range embedded {
-		if v := fieldValue(info, inner, name); v != nil {
-			return v // a promoted field, from the embedded struct's literal
-		}
-	}
-	return nil
-}
-
-// embeddedField reports whether st has an embedded field called name.
-func embeddedField(st *types.Struct, name string) bool {
-	for f := range st.Fields() {
-		if f.Embedded() && f.Name() == name {
 			return true
 		}
 	}
