@@ -209,7 +209,7 @@ func (s *shapes) inHelper(call *ast.CallExpr, want func(types.Type) bool, test f
 	for _, k := range results(s.r.Info.TypeOf(call), want) {
 		values, _ := s.r.Returns(call, k)
 		for _, ret := range values {
-			varying := stateWrites(s.r.Info, ret.Func)
+			varying := stateWrites(s.r, ret.Func)
 			for i, p := range s.r.Params(ret.Func) {
 				if p != nil && i < len(call.Args) && s.argVaries(call.Args[i]) {
 					varying = append(varying, p)
@@ -393,8 +393,10 @@ func results(t types.Type, want func(types.Type) bool) []int {
 
 // stateWrites returns the variables outside a function that it changes,
 // whose values it may read again on its next call: its receiver, when it
-// assigns through it (l.pos++), and package variables it assigns.
-func stateWrites(info *types.Info, fn ast.Node) []*types.Var {
+// assigns through it (l.pos++), package variables it assigns, and the
+// receiver or parameters through which it draws from a generator.
+func stateWrites(r *traced.Result, fn ast.Node) []*types.Var {
+	info := r.Info
 	var out []*types.Var
 	var recv *types.Var
 	if fd, ok := fn.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
@@ -415,7 +417,7 @@ func stateWrites(info *types.Info, fn ast.Node) []*types.Var {
 	}
 	draw := func(e ast.Expr) {
 		if id := traced.RootIdent(e); id != nil {
-			if v, ok := info.Uses[id].(*types.Var); ok && !slices.Contains(out, v) && (v == recv || isParamOf(info, fn, v)) {
+			if v, ok := info.Uses[id].(*types.Var); ok && !slices.Contains(out, v) && (v == recv || slices.Contains(r.Params(fn), v)) {
 				out = append(out, v)
 			}
 		}
@@ -456,18 +458,6 @@ func isGenerator(t types.Type) bool {
 	}
 	path := n.Obj().Pkg().Path()
 	return n.Obj().Name() == "Rand" && (path == "math/rand" || path == "math/rand/v2")
-}
-
-// isParamOf reports whether v is a parameter of fn.
-func isParamOf(info *types.Info, fn ast.Node, v *types.Var) bool {
-	var ft *ast.FuncType
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		ft = fn.Type
-	case *ast.FuncLit:
-		ft = fn.Type
-	}
-	return ft != nil && slices.Contains(traced.ParamVars(info, ft), v)
 }
 
 // call handles the jit operations that make or change shapes.
