@@ -23,8 +23,9 @@ import (
 
 // Cross-package findings need the analysis facts of the dependencies
 // (jitlint computes them for every package it loads). jitls computes the
-// facts of the dependencies that import jit (only those can have any)
-// from their source on disk, with the analyzers that export facts, in
+// facts of the dependencies that traced.NeedsFacts names (those that
+// import jit, and the local module's packages that may declare a bucket
+// chooser) from their source on disk, with the analyzers that export facts, in
 // dependency order, and keeps them by content: the key of a package is a
 // hash of the analyzers, its files and its dependencies' keys, so that a
 // dependency is analysed again only when it, or something it depends on,
@@ -56,7 +57,7 @@ func (c *factCache) depFacts(u *universe, analyzers []*analysis.Analyzer) (factp
 		suite[i] = a.Name
 	}
 	slices.Sort(suite)
-	w := &factWalk{c: c, u: u, analyzers: withFacts, suite: strings.Join(suite, ","), keys: map[*packages.Package]string{}, own: map[*packages.Package][]factpass.Record{}}
+	w := &factWalk{c: c, u: u, analyzers: withFacts, suite: strings.Join(suite, ","), keys: map[*packages.Package]string{}, own: map[*packages.Package][]factpass.Record{}, parsed: map[*packages.Package]*parsed{}}
 	for _, path := range slices.Sorted(maps.Keys(u.imports)) {
 		if _, err := w.visit(u.imports[path]); err != nil {
 			return nil, err
@@ -77,6 +78,7 @@ type factWalk struct {
 	suite     string
 	keys      map[*packages.Package]string            // "" for packages without facts below them
 	own       map[*packages.Package][]factpass.Record // facts of each package that has some
+	parsed    map[*packages.Package]*parsed           // syntax of the packages read so far
 }
 
 // visit returns the key of q's facts ("" when neither q nor its
@@ -109,7 +111,7 @@ func (w *factWalk) visit(q *packages.Package) (string, error) {
 		if srcs, err = readSources(q); err != nil {
 			return "", err
 		}
-		needs = imports || traced.NeedsFacts(false, analysisModule(q.Module), parseOnly(q, srcs))
+		needs = imports || traced.NeedsFacts(false, analysisModule(q.Module), w.parse(q, srcs).files)
 	}
 	if !needs && !factsBelow {
 		return "", nil
@@ -166,33 +168,42 @@ func readSources(q *packages.Package) ([][]byte, error) {
 	return srcs, nil
 }
 
-// parseOnly parses q's sources for a look at their declarations (files
-// that do not parse are left out).
-func parseOnly(q *packages.Package, srcs [][]byte) []*ast.File {
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for i, f := range q.CompiledGoFiles {
-		if file, err := parser.ParseFile(fset, f, srcs[i], parser.SkipObjectResolution); err == nil {
-			files = append(files, file)
-		}
-	}
-	return files
+// parsed is a package's syntax, parsed once for both the look at its
+// declarations (NeedsFacts) and the analysis.
+type parsed struct {
+	fset      *token.FileSet
+	files     []*ast.File
+	illFormed bool
+	err       error
 }
 
-// analyze parses and type-checks q from source against its dependencies'
-// export data and returns the facts the analyzers export for it.
-func (w *factWalk) analyze(q *packages.Package, srcs [][]byte, deps factpass.Facts) ([]factpass.Record, error) {
-	fset := token.NewFileSet()
-	var syntax []*ast.File
-	illFormed := false
-	for i, f := range q.CompiledGoFiles {
-		file, err := parser.ParseFile(fset, f, srcs[i], parser.ParseComments|parser.SkipObjectResolution)
-		if file == nil {
-			return nil, fmt.Errorf("parsing %s for its facts: %v", f, err)
-		}
-		illFormed = illFormed || err != nil
-		syntax = append(syntax, file)
+// parse parses q's sources, once per walk.
+func (w *factWalk) parse(q *packages.Package, srcs [][]byte) *parsed {
+	if p, ok := w.parsed[q]; ok {
+		return p
 	}
+	p := &parsed{fset: token.NewFileSet()}
+	for i, f := range q.CompiledGoFiles {
+		file, err := parser.ParseFile(p.fset, f, srcs[i], parser.ParseComments|parser.SkipObjectResolution)
+		if file == nil {
+			p.err = fmt.Errorf("parsing %s for its facts: %v", f, err)
+			break
+		}
+		p.illFormed = p.illFormed || err != nil
+		p.files = append(p.files, file)
+	}
+	w.parsed[q] = p
+	return p
+}
+
+// analyze type-checks q from source against its dependencies' export
+// data and returns the facts the analyzers export for it.
+func (w *factWalk) analyze(q *packages.Package, srcs [][]byte, deps factpass.Facts) ([]factpass.Record, error) {
+	p := w.parse(q, srcs)
+	if p.err != nil {
+		return nil, p.err
+	}
+	fset, syntax, illFormed := p.fset, p.files, p.illFormed
 	pkg := checkPackage(q.Module, w.u.sizes, fset, q.PkgPath, q.Name, syntax, func(path string) (*types.Package, error) {
 		if d := q.Imports[path]; d != nil && d.Types != nil {
 			return d.Types, nil

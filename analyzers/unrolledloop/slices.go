@@ -115,13 +115,9 @@ func (c *checker) sliceSites(fn *traced.Func, index int, seen map[*traced.Func]b
 			continue
 		}
 		arg := cs.Call.Args[index]
-		if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
-			if v, ok := c.r.Info.Uses[id].(*types.Var); ok {
-				if q := paramIndex(cs.In, v); q >= 0 {
-					out = append(out, c.sliceSites(cs.In, q, seen)...)
-					continue
-				}
-			}
+		if q := c.forwarded(cs, arg); q >= 0 {
+			out = append(out, c.sliceSites(cs.In, q, seen)...)
+			continue
 		}
 		out = append(out, site{arg: arg, call: cs.Call})
 	}

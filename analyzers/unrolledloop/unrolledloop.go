@@ -181,17 +181,13 @@ func (c *checker) paramBound(fn *traced.Func, index int, ops int, d *analysis.Di
 			continue
 		}
 		arg := cs.Call.Args[index]
-		if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
-			if w, ok := c.r.Info.Uses[id].(*types.Var); ok {
-				if q := paramIndex(cs.In, w); q >= 0 {
-					// The caller passes its own parameter on: explain from
-					// its calls (a static argument, say).
-					if c.paramBound(cs.In, q, ops, d, seen) {
-						return true
-					}
-					continue
-				}
+		if q := c.forwarded(cs, arg); q >= 0 {
+			// The caller passes its own parameter on: explain from its
+			// calls (a static argument, say).
+			if c.paramBound(cs.In, q, ops, d, seen) {
+				return true
 			}
+			continue
 		}
 		if n, ok := c.intValue(arg, nil); ok && n > c.max {
 			d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d at %s) → %s; %s",
@@ -359,6 +355,17 @@ func (c *checker) isParam(fn *traced.Func, e ast.Expr) bool {
 	}
 	v, _ := c.r.Info.Uses[id].(*types.Var)
 	return paramIndex(fn, v) >= 0
+}
+
+// forwarded returns the index of the parameter of the calling function
+// that a call site passes on as arg (f(xs) inside g(xs)), or -1.
+func (c *checker) forwarded(cs *traced.CallSite, arg ast.Expr) int {
+	id, ok := ast.Unparen(arg).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	v, _ := c.r.Info.Uses[id].(*types.Var)
+	return paramIndex(cs.In, v)
 }
 
 // paramIndex returns the index of v among fn's parameters, or -1.
