@@ -15,14 +15,17 @@ import (
 // tracing failure, the untrusted-workspace help) must then be free of
 // Markdown syntax.
 func TestPlaintextClientGetsNoMarkdown(t *testing.T) {
-	dir := sampleModule(t, nil)
+	dir := sampleModule(t, map[string]string{"relu/transform.go": "package relu\n\nimport \"github.com/jitlint/jitlint/jit\"\n\n// Batched maps ReluWhere over a batch.\nfunc Batched(x jit.Array) jit.Array { return jit.Vmap(ReluWhere)(x) }\n"})
 	for _, trusted := range []bool{true, false} {
 		c := startServer(t, Options{})
 		c.initializeAs(map[string]any{
 			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"plaintext"}}},
 		}, map[string]any{"allowCodeExecution": trusted})
 		u, text := openFile(c, filepath.Join(dir, "relu", "relu.go"))
-		for _, at := range []string{"func ReluWhere", "func ReluBad", "jit.Jit(Power"} {
+		u2, text2 := openFile(c, filepath.Join(dir, "relu", "transform.go"))
+		targets := []struct{ uri, text, at string }{{u, text, "func ReluWhere"}, {u, text, "func ReluBad"}, {u, text, "jit.Jit(Power"}, {u2, text2, "jit.Vmap(ReluWhere"}}
+		for _, tg := range targets {
+			u, text, at := tg.uri, tg.text, tg.at
 			r := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": position(t, text, at, 6)})
 			var h protocol.Hover
 			if r.Error != nil || json.Unmarshal(r.Result, &h) != nil {
@@ -38,6 +41,9 @@ func TestPlaintextClientGetsNoMarkdown(t *testing.T) {
 			}
 			if trusted && at == "func ReluWhere" && !strings.Contains(h.Contents.Value, "Input signature: f32[5]\n\n    { lambda ; a:f32[5]. let") {
 				t.Errorf("plaintext hover on ReluWhere should show the signature and an indented jaxpr:\n%s", h.Contents.Value)
+			}
+			if trusted && at == "jit.Vmap(ReluWhere" && !strings.Contains(h.Contents.Value, "{ lambda ; a:f32[4,5]. let") {
+				t.Errorf("plaintext hover on a Vmap call should show the batched jaxpr:\n%s", h.Contents.Value)
 			}
 		}
 	}
