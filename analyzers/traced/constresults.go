@@ -32,9 +32,12 @@ const maxConstResults = 64
 
 // constantsOf returns the constants that e, a value returned by the
 // function fn, can be, or ok false when it is not one of the forms above.
-func constantsOf(info *types.Info, fn ast.Node, e ast.Expr) ([]constant.Value, bool) {
+func constantsOf(info *types.Info, files []*ast.File, fn ast.Node, e ast.Expr) ([]constant.Value, bool) {
 	if v := info.Types[e].Value; v != nil {
 		return []constant.Value{v}, true
+	}
+	if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
+		return tableConstants(info, fieldTables(info, files, ix.X)) // c.buckets[k]
 	}
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
@@ -53,24 +56,85 @@ func constantsOf(info *types.Info, fn ast.Node, e ast.Expr) ([]constant.Value, b
 			return !found
 		}
 		found = true
-		lit, isLit := ast.Unparen(rs.X).(*ast.CompositeLit)
-		if !isLit {
-			return false
+		lits := fieldTables(info, files, rs.X)
+		if lit, isLit := ast.Unparen(rs.X).(*ast.CompositeLit); isLit {
+			lits = []*ast.CompositeLit{lit}
 		}
-		for _, elt := range lit.Elts {
-			c := info.Types[elt].Value
-			if c == nil {
-				out = nil
-				return false
-			}
-			out = append(out, c)
-		}
+		out, _ = tableConstants(info, lits)
 		return false
 	})
 	if found {
 		return out, out != nil
 	}
 	return doubledUpTo(info, body, v)
+}
+
+// tableConstants returns the elements of the literals lits, when they are
+// all constants.
+func tableConstants(info *types.Info, lits []*ast.CompositeLit) ([]constant.Value, bool) {
+	var out []constant.Value
+	for _, lit := range lits {
+		for _, elt := range lit.Elts {
+			c := info.Types[elt].Value
+			if c == nil {
+				return nil, false
+			}
+			out = append(out, c)
+		}
+	}
+	return out, out != nil
+}
+
+// fieldTables returns the literals that a struct field used as a table
+// (c.buckets, ranged over by a method of c's type) is given in the
+// package's struct literals (config{buckets: []int{8, 16, 64}}), or nil
+// when the field is assigned anywhere else or some literal gives it a
+// value that is not a literal.
+func fieldTables(info *types.Info, files []*ast.File, x ast.Expr) []*ast.CompositeLit {
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	field := s.Obj()
+	var lits []*ast.CompositeLit
+	ok = true
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				if st, isStruct := info.TypeOf(n).Underlying().(*types.Struct); isStruct && structHas(st, field) {
+					lit, isLit := ast.Unparen(FieldValue(info, n, field.Name())).(*ast.CompositeLit)
+					ok = ok && isLit
+					lits = append(lits, lit)
+				}
+			case *ast.AssignStmt:
+				for _, lhs := range n.Lhs {
+					if ls, isSel := ast.Unparen(lhs).(*ast.SelectorExpr); isSel && info.Selections[ls] != nil && info.Selections[ls].Obj() == field {
+						ok = false
+					}
+				}
+			}
+			return ok
+		})
+	}
+	if !ok || len(lits) == 0 {
+		return nil
+	}
+	return lits
+}
+
+// structHas reports whether st declares field itself.
+func structHas(st *types.Struct, field types.Object) bool {
+	for f := range st.Fields() {
+		if f == field {
+			return true
+		}
+	}
+	return false
 }
 
 // doubledUpTo returns the values of v when the function starts it at a
@@ -169,10 +233,10 @@ func capIn(info *types.Info, cond ast.Expr, v *types.Var) (int64, bool) {
 
 // countConstants returns how many distinct constants the values that the
 // functions return can be.
-func countConstants(info *types.Info, values []Return) (int64, bool) {
+func countConstants(info *types.Info, files []*ast.File, values []Return) (int64, bool) {
 	seen := map[string]bool{}
 	for _, v := range values {
-		cs, ok := constantsOf(info, v.Func, v.Value)
+		cs, ok := constantsOf(info, files, v.Func, v.Value)
 		if !ok {
 			return 0, false
 		}
@@ -268,7 +332,7 @@ func exportFew(pass *analysis.Pass) {
 				}
 				return true
 			})
-			if n, ok := countConstants(pass.TypesInfo, values); ok && !bare {
+			if n, ok := countConstants(pass.TypesInfo, pass.Files, values); ok && !bare {
 				pass.ExportObjectFact(obj, &FewFact{N: int(n)})
 			}
 		}

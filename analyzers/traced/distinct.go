@@ -208,7 +208,7 @@ func (r *Result) ConstSet(x ast.Expr) (int64, bool) {
 func (r *Result) constReturns(call *ast.CallExpr) (int64, bool) {
 	values, ok := r.returns(call, 0)
 	if len(values) > 0 {
-		n, cok := countConstants(r.Info, values)
+		n, cok := countConstants(r.Info, r.Files, values)
 		return n, ok && cok
 	}
 	fn, isFunc := typeutil.Callee(r.Info, call).(*types.Func)
