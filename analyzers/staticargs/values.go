@@ -65,7 +65,7 @@ func fieldWrites(r *traced.Result, loop ast.Stmt, v types.Object, st *types.Stru
 	var out []staticField
 	ast.PreorderStack(loop, nil, func(n ast.Node, stack []ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != len(as.Rhs) || everyKth(r.Info, stack) {
+		if !ok || len(as.Lhs) != len(as.Rhs) || traced.EveryKth(r.Info, stack) {
 			return true
 		}
 		for i, lhs := range as.Lhs {
@@ -84,32 +84,6 @@ func fieldWrites(r *traced.Result, loop ast.Stmt, v types.Object, st *types.Stru
 		return true
 	})
 	return out
-}
-
-// everyKth reports whether the statement under stack runs only on every
-// k-th iteration (if s%10 == 0 { … }, k at least 2): a value written there
-// changes once per k calls, a few compiles rather than one per call.
-func everyKth(info *types.Info, stack []ast.Node) bool {
-	for _, n := range stack {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok {
-			continue
-		}
-		found := false
-		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
-			if eq, ok := n.(*ast.BinaryExpr); ok && eq.Op == token.EQL {
-				if rem, ok := ast.Unparen(eq.X).(*ast.BinaryExpr); ok && rem.Op == token.REM {
-					k, ok := traced.ConstInt(info, rem.Y)
-					found = found || ok && k >= 2
-				}
-			}
-			return !found
-		})
-		if found {
-			return true
-		}
-	}
-	return false
 }
 
 // staticStruct returns the struct type of t (or *t) when it has static fields.

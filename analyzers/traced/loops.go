@@ -135,11 +135,17 @@ func (l *Loop) markVar(id *ast.Ident) {
 	}
 }
 
-// scanAssignments records the variables assigned in n and the definitions made in it.
+// scanAssignments records the variables assigned in n and the definitions
+// made in it. A variable assigned only on every k-th iteration (inside
+// if s%10 == 0 { … }) takes a new value once per k calls, a few values
+// rather than one per call, and is not counted as changing.
 func (l *Loop) scanAssignments(n ast.Node) {
-	ast.Inspect(n, func(n ast.Node) bool {
+	ast.PreorderStack(n, nil, func(n ast.Node, stack []ast.Node) bool {
 		switch s := n.(type) {
 		case *ast.AssignStmt:
+			if s.Tok != token.DEFINE && EveryKth(l.info, stack) {
+				return true // changes once per k iterations: a few values
+			}
 			for i, lhs := range s.Lhs {
 				id := RootIdent(lhs)
 				if id == nil {
@@ -166,7 +172,7 @@ func (l *Loop) scanAssignments(n ast.Node) {
 				}
 			}
 		case *ast.IncDecStmt:
-			if id := RootIdent(s.X); id != nil {
+			if id := RootIdent(s.X); id != nil && !EveryKth(l.info, stack) {
 				l.markVar(id)
 			}
 		case *ast.ValueSpec:
@@ -515,4 +521,30 @@ func assignedIn(info *types.Info, n ast.Node, v types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// EveryKth reports whether the statement under stack runs only on every
+// k-th iteration (if s%10 == 0 { … }, k at least 2): a value written there
+// changes once per k calls, a few compiles rather than one per call.
+func EveryKth(info *types.Info, stack []ast.Node) bool {
+	for _, n := range stack {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		found := false
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			if eq, ok := n.(*ast.BinaryExpr); ok && eq.Op == token.EQL {
+				if rem, ok := ast.Unparen(eq.X).(*ast.BinaryExpr); ok && rem.Op == token.REM {
+					k, ok := ConstInt(info, rem.Y)
+					found = found || ok && k >= 2
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
