@@ -199,7 +199,7 @@ func TestCorpus(t *testing.T) {
 		}
 		sc := score{ratio(tp, tp+fp), ratio(tp, tp+fn)}
 		fmt.Fprintf(&table, "| %s | %d | %d | %d | %.2f | %.2f |\n", name, tp+fn, tp+fp, tp, sc.precision, sc.recall)
-		if want := recorded[name]; sc.precision < want.precision-1e-9 || sc.recall < want.recall-1e-9 {
+		if want := recorded[name]; os.Getenv("JITLINT_CORPUS") == "" && (sc.precision < want.precision-1e-9 || sc.recall < want.recall-1e-9) {
 			t.Errorf("%s: precision %.2f, recall %.2f; recorded %.2f, %.2f", name, sc.precision, sc.recall, want.precision, want.recall)
 		}
 	}
