@@ -11,23 +11,24 @@ import (
 
 // New returns a fresh analyzer whose result is the package's *Result (nil
 // when the package does not import jit). The analyzers of one suite share
-// one such value. It exports a StagesFact for each function that stages
-// operations, so that loops calling helpers of other packages are seen to
-// stage them.
+// one such value. It exports a FuncFact for the exported functions of the
+// packages that import jit, and of those of local modules that may
+// declare a schedule or a bucket chooser (NeedsFacts).
 func New() *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       "traced",
-		Doc:        "find the traced functions and values of a package for the jitlint analyzers",
+		Doc:        "analyse the value flow of a package for the jitlint analyzers: which code is traced, what values take",
 		URL:        DocURL(""),
 		ResultType: reflect.TypeOf((*Result)(nil)),
-		FactTypes:  []analysis.Fact{new(StagesFact), new(FewFact), new(StateFact)},
+		FactTypes:  []analysis.Fact{new(FuncFact)},
 		Run: Guard(func(pass *analysis.Pass) (any, error) {
-			exportFew(pass)
 			importFact := func(fn *types.Func, f analysis.Fact) bool { return pass.ImportObjectFact(fn, f) }
 			r := build(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, importFact)
-			if r != nil {
-				exportStages(pass, r)
-				exportState(pass, r)
+			switch {
+			case r != nil:
+				r.flow.exportFacts(pass, r)
+			case LocalModule(pass.Module) && MayChoose(pass.Files):
+				newFlow(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, importFact).exportFacts(pass, nil)
 			}
 			return r, nil
 		}),
@@ -51,18 +52,6 @@ func NewAnalyzer(name, docGo string, tracer *analysis.Analyzer, run func(*analys
 			return nil, nil
 		}),
 	}
-}
-
-// NewSummaryAnalyzer is NewAnalyzer for an analyzer that runs check on
-// every traced function of a package and on the exported functions that
-// take arrays, whose findings it exports as facts (made by newFact) and
-// reports at the calls from other packages that pass them traced values.
-func NewSummaryAnalyzer(name, docGo string, tracer *analysis.Analyzer, check CheckFunc, newFact func() SummaryFact) *analysis.Analyzer {
-	a := NewAnalyzer(name, docGo, tracer, func(pass *analysis.Pass, r *Result) {
-		checkPackage(pass, r, check, newFact)
-	})
-	a.FactTypes = []analysis.Fact{newFact()}
-	return a
 }
 
 // DocURL is the documentation address of the analyzer called name.

@@ -220,3 +220,10 @@ func JitImportName(file *ast.File) string {
 	}
 	return ""
 }
+
+// concreteConstructors are the jit functions that build a concrete array
+// even inside a trace (omnistaging stages every other operation): Scalar
+// and FromSlice always, Full, Zeros and Ones when given no shape (with one
+// they stage a broadcast). TestRuntimeSemantics checks this against the
+// runtime.
+var concreteConstructors = map[string]bool{"Scalar": true, "FromSlice": true, "Full": true, "Zeros": true, "Ones": true}

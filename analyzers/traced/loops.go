@@ -2,549 +2,403 @@ package traced
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
-	"go/types"
+
+	"golang.org/x/tools/go/ssa"
 )
 
-// Loops returns the for and range statements of stack whose body contains
-// the current node, innermost last, stopping at the enclosing function.
-func Loops(stack []ast.Node) []ast.Stmt {
-	var loops []ast.Stmt
-	for k := len(stack) - 1; k >= 0; k-- {
-		var body *ast.BlockStmt
-		switch s := stack[k].(type) {
-		case *ast.FuncLit, *ast.FuncDecl:
-			k = -1
-			continue
-		case *ast.ForStmt:
-			body = s.Body
-		case *ast.RangeStmt:
-			body = s.Body
-		default:
-			continue
-		}
-		if k+1 < len(stack) && stack[k+1] == body {
-			loops = append([]ast.Stmt{stack[k].(ast.Stmt)}, loops...)
-		}
-	}
-	return loops
+// A Loop is a natural loop of a function's SSA form: a header block and
+// the blocks that return to it. Its header phis are its state: Init is
+// what they hold on entry, Next what the back edges give them, both as
+// expressions (Next over the loop's Iter atoms). The loop runs iteration
+// k when Enter holds (k = 0) and Pre holds at state k; it goes on to k+1
+// when Post holds at state k. These three conditions, and the expressions
+// of the values computed in the body (over the Iter atoms), are all the
+// analysis needs to count trips, to tell what changes from one iteration
+// to the next, and how many distinct values something takes.
+type Loop struct {
+	sum    *summary
+	fn     *ssa.Function
+	header *ssa.BasicBlock
+	blocks map[*ssa.BasicBlock]bool
+	parent *Loop
+	phis   []*ssa.Phi
+	// Stmt is the for or range statement of the loop (nil for a loop
+	// made with goto).
+	Stmt ast.Stmt
+
+	solved           bool
+	init, next       []*Expr
+	enter, pre, post *Expr
+	// closed are, per phi, its value at iteration J (the atom iterNum) when
+	// it steps by a constant or keeps its value (nil otherwise).
+	closed []*Expr
+	// trips is the trip count as an expression of the function's atoms
+	// (nil when the loop is not a counting loop).
+	trips *Expr
+	// exitPost is set when the count's exit test is after the body: the
+	// loop is done after iteration trips-1 rather than at state trips.
+	exitPost bool
 }
 
-// LoopBody returns the body of a *ast.ForStmt or *ast.RangeStmt (nil for
-// other statements).
-func LoopBody(loop ast.Stmt) *ast.BlockStmt {
-	switch s := loop.(type) {
-	case *ast.ForStmt:
-		return s.Body
-	case *ast.RangeStmt:
-		return s.Body
+// contains reports whether b is a block of the loop.
+func (l *Loop) contains(b *ssa.BasicBlock) bool { return l.blocks[b] }
+
+// within reports whether l is m or nested inside m.
+func (l *Loop) within(m *Loop) bool {
+	for ; l != nil; l = l.parent {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// findLoops finds the natural loops of the summary's function and maps
+// them to their statements.
+func (s *summary) findLoops() {
+	s.loopOf = map[*ssa.BasicBlock]*Loop{}
+	byHeader := map[*ssa.BasicBlock]*Loop{}
+	for _, b := range s.fn.Blocks {
+		for _, h := range b.Succs {
+			if !h.Dominates(b) {
+				continue
+			}
+			l := byHeader[h]
+			if l == nil {
+				l = &Loop{sum: s, fn: s.fn, header: h, blocks: map[*ssa.BasicBlock]bool{h: true}}
+				byHeader[h] = l
+				s.loops = append(s.loops, l)
+			}
+			// The blocks that reach the back edge without passing the header.
+			stack := []*ssa.BasicBlock{b}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if l.blocks[x] {
+					continue
+				}
+				l.blocks[x] = true
+				stack = append(stack, x.Preds...)
+			}
+		}
+	}
+	// Nesting: the parent of a loop is the smallest other loop holding its header.
+	for _, l := range s.loops {
+		for _, m := range s.loops {
+			if m != l && m.blocks[l.header] && (l.parent == nil || len(m.blocks) < len(l.parent.blocks)) {
+				l.parent = m
+			}
+		}
+		for _, instr := range l.header.Instrs {
+			if phi, ok := instr.(*ssa.Phi); ok {
+				l.phis = append(l.phis, phi)
+			}
+		}
+	}
+	for _, l := range s.loops {
+		for b := range l.blocks {
+			if cur := s.loopOf[b]; cur == nil || len(l.blocks) < len(cur.blocks) {
+				s.loopOf[b] = l
+			}
+		}
+	}
+	s.mapStatements()
+}
+
+// mapStatements gives each loop its for or range statement: the innermost
+// loop statement of the function's syntax whose extent holds every
+// positioned instruction of the loop.
+func (s *summary) mapStatements() {
+	syntax := s.fn.Syntax()
+	if syntax == nil || len(s.loops) == 0 {
+		return
+	}
+	var stmts []ast.Stmt
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return n == syntax
+		case *ast.ForStmt, *ast.RangeStmt:
+			stmts = append(stmts, n.(ast.Stmt))
+		}
+		return true
+	})
+	taken := map[ast.Stmt]bool{}
+	// Inner loops first: they have fewer blocks.
+	order := append([]*Loop(nil), s.loops...)
+	for i := range order {
+		for j := i + 1; j < len(order); j++ {
+			if len(order[j].blocks) < len(order[i].blocks) {
+				order[i], order[j] = order[j], order[i]
+			}
+		}
+	}
+	for _, l := range order {
+		lo, hi := token.NoPos, token.NoPos
+		for b := range l.blocks {
+			for _, instr := range b.Instrs {
+				if _, isDebug := instr.(*ssa.DebugRef); isDebug {
+					continue
+				}
+				if p := instr.Pos(); p.IsValid() {
+					if lo == token.NoPos || p < lo {
+						lo = p
+					}
+					if p > hi {
+						hi = p
+					}
+				}
+			}
+		}
+		var best ast.Stmt
+		for _, st := range stmts {
+			if taken[st] || lo == token.NoPos || st.Pos() > lo || st.End() < hi {
+				continue
+			}
+			if best == nil || st.End()-st.Pos() < best.End()-best.Pos() {
+				best = st
+			}
+		}
+		if best != nil {
+			taken[best] = true
+			l.Stmt = best
+		}
+	}
+}
+
+// iter is the atom "header phi k of l at the current iteration".
+func iter(l *Loop, k int) *Expr {
+	e := node(kIter)
+	e.Loop, e.N = l, k
+	return e
+}
+
+// iterNum is the atom "the number of the current iteration of l" (J,
+// from 0).
+func iterNum(l *Loop) *Expr { return iter(l, -1) }
+
+// solve computes the loop's recurrence and trip count, once.
+func (s *summary) solve(l *Loop) {
+	if l.solved {
+		return
+	}
+	l.solved = true
+	l.init = make([]*Expr, len(l.phis))
+	l.next = make([]*Expr, len(l.phis))
+	for k, phi := range l.phis {
+		var ins, backs []*Expr
+		for i, e := range phi.Edges {
+			pred := l.header.Preds[i]
+			if l.contains(pred) {
+				backs = append(backs, s.operand(e, pred))
+			} else {
+				ins = append(ins, s.operand(e, pred))
+			}
+		}
+		l.init[k], l.next[k] = choice(ins...), choice(backs...)
+	}
+	l.enter, l.pre, l.post = exprTrue, exprTrue, exprTrue
+	latches := s.latches(l)
+	for b := range l.blocks {
+		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		stayIf := -1 // the successor that stays in the loop
+		for i, succ := range b.Succs {
+			if !l.contains(succ) && l.contains(b.Succs[1-i]) {
+				stayIf = 1 - i
+			}
+		}
+		if stayIf < 0 || !dominatesAll(b, latches) {
+			continue // not an exit, or one that only some iterations can take (a break)
+		}
+		c := s.operand(ifs.Cond, b)
+		if stayIf == 1 {
+			c = op(token.NOT, c, nil)
+		}
+		if b == l.header {
+			l.pre = and(l.pre, c)
+		} else {
+			l.post = and(l.post, c)
+		}
+	}
+	if preds := outsidePreds(l); len(preds) == 1 {
+		p := preds[0]
+		if ifs, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If); ok {
+			c := s.operand(ifs.Cond, p)
+			if p.Succs[1] == l.header {
+				c = op(token.NOT, c, nil)
+			}
+			l.enter = c
+		}
+	}
+	l.closed = make([]*Expr, len(l.phis))
+	for k := range l.phis {
+		if l.next[k] == iter(l, k) || l.next[k].Kind == kUnknown {
+			continue
+		}
+		if step, ok := delta(l.next[k], iter(l, k)); ok {
+			l.closed[k] = op(token.ADD, l.init[k], op(token.MUL, iterNum(l), constOf(step)))
+		}
+	}
+	l.trips = s.countingTrips(l)
+}
+
+// latches are the blocks of l with a back edge to its header.
+func (s *summary) latches(l *Loop) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	for _, p := range l.header.Preds {
+		if l.contains(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func dominatesAll(b *ssa.BasicBlock, bs []*ssa.BasicBlock) bool {
+	for _, x := range bs {
+		if !b.Dominates(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func outsidePreds(l *Loop) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	for _, p := range l.header.Preds {
+		if !l.contains(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// and is the conjunction of two conditions.
+func and(x, y *Expr) *Expr {
+	if x == exprTrue {
+		return y
+	}
+	if y == exprTrue {
+		return x
+	}
+	return op(token.LAND, x, y)
+}
+
+// countingTrips works out the trip count of a counting loop — a phi that
+// steps by a constant and an exit test that compares it (or it plus a
+// constant) with a value the loop does not change — as an expression of
+// the function's atoms.
+func (s *summary) countingTrips(l *Loop) *Expr {
+	for k := range l.phis {
+		step, ok := delta(l.next[k], iter(l, k))
+		if !ok {
+			continue
+		}
+		c, ok := constOf(step).int64Of()
+		if !ok || c == 0 {
+			continue
+		}
+		for _, post := range []bool{false, true} {
+			cond := l.pre
+			if post {
+				cond = l.post
+			}
+			for _, conj := range conjuncts(cond) {
+				if n := boundedTrips(l, k, c, conj, post); n != nil {
+					if post {
+						l.exitPost = true
+						return op(token.MUL, sel(l.enter, exprTrue, exprFalse).asInt(), n)
+					}
+					return n
+				}
+			}
+		}
 	}
 	return nil
 }
 
-// Loop answers which values change from one iteration of a loop to the next.
-type Loop struct {
-	Stmt     ast.Stmt
-	info     *types.Info
-	vars     map[types.Object]bool       // loop variables and variables assigned in the loop
-	defs     map[types.Object][]ast.Expr // values of variables declared in the body
-	assigned map[types.Object][]ast.Expr // values assigned in the loop to whole variables
-	visiting map[types.Object]bool
+// asInt turns a condition into 1 or 0 (for a count that needs the entry test).
+func (e *Expr) asInt() *Expr {
+	if e == exprTrue {
+		return intConst(1)
+	}
+	if e == exprFalse {
+		return exprZero
+	}
+	return sel(e, intConst(1), exprZero)
 }
 
-// NewLoop analyses a *ast.ForStmt or *ast.RangeStmt.
-func NewLoop(info *types.Info, stmt ast.Stmt) *Loop {
-	l := &Loop{Stmt: stmt, info: info, vars: map[types.Object]bool{}, defs: map[types.Object][]ast.Expr{},
-		assigned: map[types.Object][]ast.Expr{}, visiting: map[types.Object]bool{}}
-	var body *ast.BlockStmt
-	switch s := stmt.(type) {
-	case *ast.RangeStmt:
-		body = s.Body
-		for _, e := range []ast.Expr{s.Key, s.Value} {
-			if id, ok := e.(*ast.Ident); ok {
-				l.markVar(id)
-			}
-		}
-	case *ast.ForStmt:
-		body = s.Body
-		if s.Post != nil {
-			l.scanAssignments(s.Post)
-		}
+// conjuncts splits a condition at its &&s.
+func conjuncts(c *Expr) []*Expr {
+	if c.Kind == kOp && c.Op == token.LAND && len(c.Args) == 2 {
+		return append(conjuncts(c.Args[0]), conjuncts(c.Args[1])...)
 	}
-	l.scanAssignments(body)
-	return l
+	return []*Expr{c}
 }
 
-// NewScope analyses the body of a helper function as if it were one
-// iteration of a loop in which only the parameters varying change: a
-// variable varies when its values (definitions and assignments in the
-// body; for a range variable, the value ranged over) depend on them.
-func NewScope(info *types.Info, body *ast.BlockStmt, varying []*types.Var) *Loop {
-	l := &Loop{info: info, vars: map[types.Object]bool{}, defs: map[types.Object][]ast.Expr{},
-		assigned: map[types.Object][]ast.Expr{}, visiting: map[types.Object]bool{}}
-	for _, v := range varying {
-		l.vars[v] = true
+// boundedTrips counts the iterations of l whose phi k, starting at its
+// init and stepping by c, passes the test cond (the test of iteration j
+// reads the state of j, or for a test after the body the state of j-1).
+func boundedTrips(l *Loop, k int, c int64, cond *Expr, post bool) *Expr {
+	if cond.Kind == kOp && cond.Op == token.NOT && len(cond.Args) == 1 {
+		inner := cond.Args[0]
+		if inner.Kind != kOp || len(inner.Args) != 2 {
+			return nil
+		}
+		neg := map[token.Token]token.Token{token.LSS: token.GEQ, token.LEQ: token.GTR, token.GTR: token.LEQ, token.GEQ: token.LSS}[inner.Op]
+		if neg == token.ILLEGAL {
+			return nil
+		}
+		cond = node(kOp, inner.Args[0], inner.Args[1]).withOp(neg)
 	}
-	give := func(id *ast.Ident, values ...ast.Expr) {
-		obj := info.Defs[id]
-		if obj == nil {
-			obj = info.Uses[id]
-		}
-		if obj != nil {
-			l.defs[obj] = append(l.defs[obj], values...)
-		}
+	if cond.Kind != kOp || len(cond.Args) != 2 {
+		return nil
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch s := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{s.Key, s.Value} {
-				if id, ok := e.(*ast.Ident); ok {
-					give(id, s.X)
-				}
-			}
-		case *ast.AssignStmt:
-			for i, lhs := range s.Lhs {
-				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
-					if len(s.Lhs) == len(s.Rhs) {
-						give(id, s.Rhs[i])
-					} else {
-						give(id, s.Rhs...)
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range s.Names {
-				if i < len(s.Values) {
-					give(id, s.Values[i])
-				}
-			}
-		}
-		return true
-	})
-	return l
-}
-
-func (l *Loop) markVar(id *ast.Ident) {
-	if obj := l.info.Defs[id]; obj != nil {
-		l.vars[obj] = true
-	} else if obj := l.info.Uses[id]; obj != nil {
-		l.vars[obj] = true
-	}
-}
-
-// scanAssignments records the variables assigned in n and the definitions
-// made in it. A variable assigned only on every k-th iteration (inside
-// if s%10 == 0 { … }) takes a new value once per k calls, a few values
-// rather than one per call, and is not counted as changing.
-func (l *Loop) scanAssignments(n ast.Node) {
-	ast.PreorderStack(n, nil, func(n ast.Node, stack []ast.Node) bool {
-		switch s := n.(type) {
-		case *ast.AssignStmt:
-			if s.Tok != token.DEFINE && EveryKth(l.info, stack) {
-				return true // changes once per k iterations: a few values
-			}
-			for i, lhs := range s.Lhs {
-				id := RootIdent(lhs)
-				if id == nil {
-					continue
-				}
-				if def := l.info.Defs[id]; def != nil && s.Tok == token.DEFINE {
-					if len(s.Lhs) == len(s.Rhs) {
-						l.defs[def] = append(l.defs[def], s.Rhs[i])
-					} else {
-						l.defs[def] = append(l.defs[def], s.Rhs...)
-					}
-					continue
-				}
-				l.markVar(id)
-				if obj := l.info.Uses[id]; obj != nil && lhs == ast.Expr(id) {
-					if s.Tok != token.ASSIGN {
-						// damping *= 0.5: a value made from the previous one.
-						l.assigned[obj] = append(l.assigned[obj], lhs)
-					} else if len(s.Lhs) == len(s.Rhs) {
-						l.assigned[obj] = append(l.assigned[obj], s.Rhs[i])
-					} else {
-						l.assigned[obj] = append(l.assigned[obj], s.Rhs...) // x, ok = it.Next()
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			if id := RootIdent(s.X); id != nil && !EveryKth(l.info, stack) {
-				l.markVar(id)
-			}
-		case *ast.ValueSpec:
-			for i, id := range s.Names {
-				if obj := l.info.Defs[id]; obj != nil && i < len(s.Values) {
-					l.defs[obj] = append(l.defs[obj], s.Values[i])
-				}
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{s.Key, s.Value} {
-				if id, ok := e.(*ast.Ident); ok {
-					l.markVar(id)
-				}
-			}
-		}
-		return true
-	})
-}
-
-// Varies reports whether e may have a different value on each iteration.
-func (l *Loop) Varies(e ast.Expr) bool {
-	varies := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if varies {
-			return false
-		}
-		if id, ok := n.(*ast.Ident); ok {
-			varies = l.VariesVar(l.info.Uses[id])
-		}
-		return true
-	})
-	return varies
-}
-
-// VariesAny reports whether any of es may change between iterations.
-func (l *Loop) VariesAny(es []ast.Expr) bool {
-	for _, e := range es {
-		if l.Varies(e) {
-			return true
-		}
-	}
-	return false
-}
-
-// VariesVar reports whether the variable may hold a different value on each iteration.
-func (l *Loop) VariesVar(obj types.Object) bool {
-	if obj == nil {
-		return false
-	}
-	if l.vars[obj] {
-		return true
-	}
-	if l.visiting[obj] {
-		return false
-	}
-	l.visiting[obj] = true
-	defer delete(l.visiting, obj)
-	for _, d := range l.defs[obj] {
-		if l.Varies(d) {
-			return true
-		}
-	}
-	return false
-}
-
-// Values returns the expressions that the loop gives to the variable: its
-// definitions in the body and the values assigned to it as a whole, and
-// whether it is a loop variable (range key or value) with no such expression.
-func (l *Loop) Values(obj types.Object) (values []ast.Expr, loopVar bool) {
-	values = append(append(values, l.defs[obj]...), l.assigned[obj]...)
-	if rs, ok := l.Stmt.(*ast.RangeStmt); ok {
-		for _, e := range []ast.Expr{rs.Key, rs.Value} {
-			if id, ok := e.(*ast.Ident); ok && l.info.Defs[id] == obj {
-				loopVar = true
-			}
-		}
-	}
-	return values, loopVar
-}
-
-// TripCount describes how many times a loop runs.
-type TripCount struct {
-	// N is the count when Known.
-	N     int64
-	Known bool
-	// Bound is the expression the count comes from when it is not known
-	// (the upper bound of a counting loop, the operand of range over an int).
-	Bound ast.Expr
-	// Structure is true for a range over a slice, array, map or string: its
-	// length is part of the program's structure (a pytree), fixed per compile.
-	Structure bool
-}
-
-// Trips computes the trip count of a for or range statement.
-func Trips(info *types.Info, stmt ast.Stmt) TripCount {
-	switch s := stmt.(type) {
-	case *ast.RangeStmt:
-		t := info.TypeOf(s.X)
-		if t == nil {
-			return TripCount{}
-		}
-		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-			if n, ok := ConstInt(info, s.X); ok {
-				return TripCount{N: n, Known: true}
-			}
-			return TripCount{Bound: s.X}
-		}
-		if lit, ok := ast.Unparen(s.X).(*ast.CompositeLit); ok {
-			return TripCount{N: int64(len(lit.Elts)), Known: true, Structure: true}
-		}
-		if a, ok := arrayType(t); ok {
-			return TripCount{N: a.Len(), Known: true, Structure: true}
-		}
-		if rangesOverElements(t) {
-			return TripCount{Structure: true}
-		}
-	case *ast.ForStmt:
-		return forTrips(info, s)
-	}
-	return TripCount{}
-}
-
-// arrayType returns the array type of t, or of what t points to.
-func arrayType(t types.Type) (*types.Array, bool) {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	a, ok := t.Underlying().(*types.Array)
-	return a, ok
-}
-
-// rangesOverElements reports whether ranging over a value of type t walks
-// its elements: a slice, array, map, string or array pointer, or a type
-// parameter whose every type is one of those (S ~[]jit.Array).
-func rangesOverElements(t types.Type) bool {
-	if tp, ok := t.(*types.TypeParam); ok {
-		iface, _ := tp.Constraint().Underlying().(*types.Interface)
-		if iface == nil || iface.NumEmbeddeds() == 0 {
-			return false
-		}
-		for i := range iface.NumEmbeddeds() {
-			terms := []*types.Term{types.NewTerm(false, iface.EmbeddedType(i))}
-			if u, ok := iface.EmbeddedType(i).(*types.Union); ok {
-				terms = terms[:0]
-				for j := range u.Len() {
-					terms = append(terms, u.Term(j))
-				}
-			}
-			for _, term := range terms {
-				if !rangesOverElements(term.Type().Underlying()) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	switch t.Underlying().(type) {
-	case *types.Slice, *types.Array, *types.Map, *types.Basic, *types.Pointer:
-		return true
-	}
-	return false
-}
-
-// forTrips handles `for i := a; i < b; i++` and its <=, >, >= and -- forms.
-func forTrips(info *types.Info, s *ast.ForStmt) TripCount {
-	init, ok := s.Init.(*ast.AssignStmt)
-	cond, ok2 := s.Cond.(*ast.BinaryExpr)
-	if !ok || !ok2 || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
-		return TripCount{}
-	}
-	id, ok := init.Lhs[0].(*ast.Ident)
+	tok, x, y := cond.Op, cond.Args[0], cond.Args[1]
+	self := iter(l, k)
+	d, ok := delta(x, self)
 	if !ok {
-		return TripCount{}
-	}
-	v := info.Defs[id]
-	if v == nil {
-		v = info.Uses[id]
-	}
-	op, other := cond.Op, cond.Y
-	offset, counterSide, exact := counterOffset(info, cond.X, v)
-	if k, ok, ex := counterOffset(info, cond.Y, v); ok {
-		offset, counterSide, exact, other = k, true, ex, cond.X
-		op = map[token.Token]token.Token{token.LSS: token.GTR, token.LEQ: token.GEQ, token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
-	}
-	if !counterSide {
-		return TripCount{}
-	}
-	step := postStep(info, s.Post)
-	if step == 0 || !exact {
-		return TripCount{Bound: other} // i+k <= n with k not constant: about n
-	}
-	start, ok1 := ConstInt(info, init.Rhs[0])
-	end, ok2 := ConstInt(info, other)
-	end -= offset // i+k < end runs as i < end-k
-	if !ok1 || !ok2 {
-		if step > 0 {
-			return TripCount{Bound: other}
-		}
-		return TripCount{Bound: init.Rhs[0]}
-	}
-	var n int64
-	switch op {
-	case token.LSS:
-		n = ceilDiv(end-start, step)
-	case token.LEQ:
-		n = ceilDiv(end-start+1, step)
-	case token.GTR:
-		n = ceilDiv(start-end, -step)
-	case token.GEQ:
-		n = ceilDiv(start-end+1, -step)
-	default:
-		return TripCount{}
-	}
-	return TripCount{N: max(n, 0), Known: true}
-}
-
-// counterOffset reports whether e is the counter v, or the counter plus or
-// minus something (i+k <= n), and returns that offset when it is a
-// constant (exact).
-func counterOffset(info *types.Info, e ast.Expr, v types.Object) (offset int64, isCounter, exact bool) {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return 0, info.Uses[e] == v, true
-	case *ast.BinaryExpr:
-		id, ok := ast.Unparen(e.X).(*ast.Ident)
-		if !ok || info.Uses[id] != v || e.Op != token.ADD && e.Op != token.SUB {
-			return 0, false, false
-		}
-		k, exact := ConstInt(info, e.Y)
-		if e.Op == token.SUB {
-			k = -k
-		}
-		return k, true, exact
-	}
-	return 0, false, false
-}
-
-// postStep returns how much the post statement of a counting loop adds to
-// its counter (i++, i -= 3), or 0 when it is not a constant step.
-func postStep(info *types.Info, post ast.Stmt) int64 {
-	switch p := post.(type) {
-	case *ast.IncDecStmt:
-		return map[token.Token]int64{token.INC: 1, token.DEC: -1}[p.Tok]
-	case *ast.AssignStmt:
-		if n, ok := ConstInt(info, p.Rhs[0]); ok && len(p.Rhs) == 1 {
-			return map[token.Token]int64{token.ADD_ASSIGN: n, token.SUB_ASSIGN: -n}[p.Tok]
-		}
-	}
-	return 0
-}
-
-func ceilDiv(a, b int64) int64 {
-	if b <= 0 {
-		return 0
-	}
-	return (a + b - 1) / b
-}
-
-// ConstInt returns the value of a constant integer expression.
-func ConstInt(info *types.Info, e ast.Expr) (int64, bool) {
-	v := info.Types[e].Value
-	if v == nil {
-		return 0, false
-	}
-	return constant.Int64Val(constant.ToInt(v))
-}
-
-// MaxInt returns the largest value that e takes where it is evaluated: its
-// value if it is a constant, or the last value of the counter of an
-// enclosing counting loop (or of a range over an int or a literal of
-// constants). stack is the path to e.
-func MaxInt(info *types.Info, e ast.Expr, stack []ast.Node) (int64, bool) {
-	if n, ok := ConstInt(info, e); ok {
-		return n, true
-	}
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return 0, false
-	}
-	v := info.Uses[id]
-	for _, loop := range Loops(stack) {
-		switch s := loop.(type) {
-		case *ast.ForStmt:
-			init, ok := s.Init.(*ast.AssignStmt)
-			if !ok || len(init.Lhs) != 1 {
-				continue
-			}
-			if lid, ok := init.Lhs[0].(*ast.Ident); !ok || info.Defs[lid] != v {
-				continue
-			}
-			if assignedIn(info, s.Body, v) {
-				return 0, false
-			}
-			tc := forTrips(info, s)
-			start, ok := ConstInt(info, init.Rhs[0])
-			if !tc.Known || !ok {
-				return 0, false
-			}
-			if inc, ok := s.Post.(*ast.IncDecStmt); ok && inc.Tok == token.DEC {
-				return start, true
-			}
-			return start + max(tc.N-1, 0), true
-		case *ast.RangeStmt:
-			if kid, ok := s.Key.(*ast.Ident); ok && info.Defs[kid] == v {
-				if tc := Trips(info, s); tc.Known {
-					return max(tc.N-1, 0), true
-				}
-				return 0, false
-			}
-			if vid, ok := s.Value.(*ast.Ident); ok && info.Defs[vid] == v {
-				lit, ok := ast.Unparen(s.X).(*ast.CompositeLit)
-				if !ok {
-					return 0, false
-				}
-				var best int64
-				for _, elt := range lit.Elts {
-					n, ok := ConstInt(info, elt)
-					if !ok {
-						return 0, false
-					}
-					best = max(best, n)
-				}
-				return best, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// assignedIn reports whether v is assigned in n.
-func assignedIn(info *types.Info, n ast.Node, v types.Object) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch s := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range s.Lhs {
-				if id := RootIdent(l); id != nil && info.Uses[id] == v {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if id := RootIdent(s.X); id != nil && info.Uses[id] == v {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// EveryKth reports whether the statement under stack runs only on every
-// k-th iteration (if s%10 == 0 { … }, k at least 2): a value written there
-// changes once per k calls, a few compiles rather than one per call.
-func EveryKth(info *types.Info, stack []ast.Node) bool {
-	for _, n := range stack {
-		ifs, ok := n.(*ast.IfStmt)
+		d, ok = delta(y, self)
 		if !ok {
-			continue
+			return nil
 		}
-		found := false
-		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
-			if eq, ok := n.(*ast.BinaryExpr); ok && eq.Op == token.EQL {
-				if rem, ok := ast.Unparen(eq.X).(*ast.BinaryExpr); ok && rem.Op == token.REM {
-					k, ok := ConstInt(info, rem.Y)
-					found = found || ok && k >= 2
-				}
-			}
-			return !found
-		})
-		if found {
-			return true
-		}
+		x, y = y, x
+		tok = map[token.Token]token.Token{token.LSS: token.GTR, token.LEQ: token.GEQ, token.GTR: token.LSS, token.GEQ: token.LEQ, token.NEQ: token.NEQ}[tok]
 	}
-	return false
+	off, ok := constOf(d).int64Of()
+	if !ok || y.mentions(func(a *Expr) bool { return a.Kind == kIter && a.Loop.within(l) }) {
+		return nil
+	}
+	if post {
+		off -= c // the test of iteration j reads the state of j-1
+	}
+	init := l.init[k]
+	// Iteration j runs while init + j·c + off (tok) y.
+	var span *Expr
+	switch {
+	case c > 0 && tok == token.LSS:
+		span = op(token.SUB, op(token.SUB, y, intConst(off)), init)
+	case c > 0 && tok == token.LEQ:
+		span = op(token.ADD, op(token.SUB, op(token.SUB, y, intConst(off)), init), intConst(1))
+	case c < 0 && tok == token.GTR:
+		span = op(token.SUB, op(token.ADD, init, intConst(off)), y)
+	case c < 0 && tok == token.GEQ:
+		span = op(token.ADD, op(token.SUB, op(token.ADD, init, intConst(off)), y), intConst(1))
+	case tok == token.NEQ:
+		span = op(token.SUB, op(token.SUB, y, intConst(off)), init)
+	default:
+		return nil
+	}
+	step := c
+	if step < 0 {
+		step = -step
+	}
+	n := op(token.QUO, op(token.ADD, span, intConst(step-1)), intConst(step))
+	if post {
+		return pure("max", []*Expr{intConst(1), n})
+	}
+	return pure("max", []*Expr{exprZero, n})
 }

@@ -6,176 +6,175 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"slices"
+	"sort"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
 )
 
-// Func is a traced function: a declaration or a literal.
+// Result is what the traced analyzer computes for one package: the value
+// flow of its code and the contexts in which its functions run inside a
+// trace. The analyzers are queries on it; a nil *Result means the package
+// does not import jit. Queries are safe for concurrent use (the analyzers
+// of a suite share one Result).
+type Result struct {
+	// Fset, Info and Files are the package's file set, type information
+	// and files.
+	Fset  *token.FileSet
+	Info  *types.Info
+	Files []*ast.File
+	// Funcs are the traced functions, in source order: what the language
+	// server previews and highlights.
+	Funcs []*Func
+
+	mu       sync.Mutex
+	flow     *flow
+	contexts []*Context
+	calls    map[token.Pos]*ast.CallExpr // by the position of their Lparen
+	byNode   map[ast.Node]*Func
+}
+
+// Func is a function (declaration or literal) that runs inside a trace.
 type Func struct {
 	// Node is the *ast.FuncDecl or *ast.FuncLit.
 	Node ast.Node
-	// Body is the function body.
-	Body *ast.BlockStmt
 	// Name describes the function in messages ("F", "func literal").
 	Name string
-	// Origin is the position that made the function traced (a jit.Jit call,
-	// a call with traced arguments, a //jit:traced comment).
-	Origin token.Pos
-	// Why explains Origin ("F is traced by this jit.Jit call").
-	Why string
-	// Params are the parameters in order (nil entries for unnamed ones).
-	Params []*types.Var
-	// Static maps the static parameters (StaticArgnums) to their index.
-	Static map[*types.Var]int
-	// Jitted is the jit.Jit wrapper that traces this function, if any.
-	Jitted []*Jitted
-	// Entry is what made the function a root of tracing: the jit entry
-	// point it was first given to ("Jit", "MakeJaxpr", "Cond", ...),
-	// MarkedTraced, or "" when traced code passes it traced values.
+	// Entry is the jit entry point it is given to ("Jit", "MakeJaxpr",
+	// "Vmap", "Cond", ...), MarkedTraced, or "" when traced code calls it.
 	Entry string
-	// EntryCalls are the calls of jit entry points (jit.Jit, jit.MakeJaxpr,
-	// jit.Vmap, jit.Cond, ...) that take the function, in source order.
+	// EntryCalls are the calls of jit entry points that take the function.
 	EntryCalls []*ast.CallExpr
-	// RecvOutlives is true for a method whose receiver outlives the trace:
-	// it is traced as a method value (jit.Jit(m.Step)), or called from
-	// traced code on a receiver captured from outside it. Writes through
-	// such a receiver happen once per trace.
-	RecvOutlives bool
-	// Recv is the receiver of a method (nil for functions, literals and
-	// unnamed receivers).
-	Recv *types.Var
-	// CalledFrom are the calls of this function in traced code.
-	CalledFrom []*CallSite
-}
-
-// CallSite is a call of a traced function from traced code.
-type CallSite struct {
-	// In is the traced function that makes the call.
-	In *Func
-	// Call is the call expression.
-	Call *ast.CallExpr
+	// Static are the static argument indexes of the jit.Jit calls of it.
+	Static []int
+	// Origin is the position that made it traced and Why explains it.
+	Origin token.Pos
+	Why    string
 }
 
 // MarkedTraced is Func.Entry for a function marked //jit:traced.
 const MarkedTraced = "//jit:traced"
 
-// Jitted is a jit.Jit call whose result is kept in a variable (or called at once).
-type Jitted struct {
-	// Call is the jit.Jit call.
-	Call *ast.CallExpr
-	// Var is the variable that holds the result (nil when called at once).
-	Var types.Object
-	// Target is the traced function when it is in this package and the
-	// only one the argument can hold (or nil).
-	Target *Func
-	// Targets are all the functions of this package that the argument can
-	// hold (a table entry jit.Jit(table[k]) can hold several).
-	Targets []*Func
-	// TargetObj is the function object passed to jit.Jit (or nil for literals).
-	TargetObj *types.Func
-	// Static are the StaticArgnums indexes.
-	Static []int
-	// StaticKnown is false when the options come from a slice that is not
-	// built in this package (jit.Jit(f, opts...) with opts a parameter):
-	// then Static may miss some static arguments.
-	StaticKnown bool
-	// StaticOpt is the jit.StaticArgnums call (or nil).
-	StaticOpt *ast.CallExpr
-	// Calls are the f.Call(...) calls of the jitted function.
-	Calls []*ast.CallExpr
-	// Indirect are the calls made through f.Call passed as a function value
-	// to a function of the package.
-	Indirect []*IndirectCall
+// Build analyses a package without facts of other packages (nil when it
+// does not import jit).
+func Build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) *Result {
+	return build(fset, files, pkg, info, nil)
 }
 
-// IndirectCall is a call of a jitted function through a parameter: Outer
-// passes f.Call to Callee, whose body calls it with Inner.
-type IndirectCall struct {
-	Outer, Inner *ast.CallExpr
-	// Callee is the function that receives f.Call.
-	Callee *ast.FuncDecl
-}
-
-// IsStatic reports whether argument i is static.
-func (j *Jitted) IsStatic(i int) bool { return slices.Contains(j.Static, i) }
-
-// ParamName returns the name of parameter i of the jitted function, or ""
-// when it is unknown (a function of another package) or blank.
-func (j *Jitted) ParamName(i int) string {
-	if j.Target == nil || i >= len(j.Target.Params) || j.Target.Params[i] == nil || j.Target.Params[i].Name() == "_" {
-		return ""
+func build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, importFact func(*types.Func, analysis.Fact) bool) *Result {
+	if !ImportsJit(pkg) {
+		return nil
 	}
-	return j.Target.Params[i].Name()
+	r := &Result{Fset: fset, Info: info, Files: files, calls: map[token.Pos]*ast.CallExpr{}, byNode: map[ast.Node]*Func{}}
+	r.flow = newFlow(fset, files, pkg, info, importFact)
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				r.calls[c.Lparen] = c
+			}
+			return true
+		})
+	}
+	r.contexts = append(r.flow.findContexts(), r.flow.markedContexts()...)
+	r.collectFuncs()
+	return r
 }
 
-// ExternalCall is a call in traced code of a function of another package
-// with traced arguments, or a jit entry point given another package's
-// function. Analyzers check it against the callee's facts.
-type ExternalCall struct {
-	// Pos and End delimit the call.
-	Pos, End token.Pos
-	// Callee is the called (or traced) function.
-	Callee *types.Func
-	// Params are the indexes of the callee's parameters that receive traced values.
-	Params []int
-	// In is the traced function that contains the call (nil for entry points in eager code).
-	In *Func
+// markedContexts are the contexts of the functions marked //jit:traced:
+// their array parameters traced.
+func (f *flow) markedContexts() []*Context {
+	var out []*Context
+	for _, fn := range f.funcs {
+		decl, ok := fn.Syntax().(*ast.FuncDecl)
+		if !ok || !hasTracedDirective(decl.Doc) || fn.Origin() != nil {
+			continue
+		}
+		r := &Root{Entry: MarkedTraced, Fn: fn, StaticKnown: true}
+		out = append(out, f.rootContext(r))
+	}
+	return out
 }
 
-// HasParam reports whether parameter i receives a traced value.
-func (c *ExternalCall) HasParam(i int) bool { return slices.Contains(c.Params, i) }
-
-// Result is what the traced analyzer computes for one package. A nil
-// *Result means the package does not import jit.
-type Result struct {
-	// Info and Fset are the package's type information and file set.
-	Info *types.Info
-	Fset *token.FileSet
-	// Files are the package's files.
-	Files []*ast.File
-	// Funcs are the traced functions, in source order.
-	Funcs []*Func
-	// Jitted are the jit.Jit calls of the package, in source order.
-	Jitted []*Jitted
-	// OtherCalls are the f.Call(...) calls of jitted functions that do not
-	// come straight from a jit.Jit call of the package (a wrapper returned
-	// by a method or kept in a map: reg.get(name).Call(x)), in source order.
-	OtherCalls []*ast.CallExpr
-	// External are the calls into other packages from traced code.
-	External []*ExternalCall
-
-	// mu serialises the queries below, which fill the memo maps lazily:
-	// the analyzers of a suite share one Result and may run concurrently.
-	mu sync.Mutex
-
-	tainted map[types.Object]bool
-	byNode  map[ast.Node]*Func
-	dead    map[ast.Node]bool // statements that never run while tracing (guard.go)
-	pkg     *types.Package
-	decls   map[*types.Func]*ast.FuncDecl
-
-	// Function values (see funcs.go): the expressions stored in each
-	// variable, field or table, the tables a range variable walks, what
-	// they resolve to, the implementations of interface methods, and the
-	// closure constructors being resolved.
-	stored    map[types.Object][]ast.Expr
-	aliases   map[types.Object][]types.Object
-	funcs     map[types.Object][]ast.Node
-	impls     map[*types.Func][]ast.Node
-	returning map[ast.Node]bool
-
-	// Staging (see stages.go): operation counts of functions, and the
-	// importer of other packages' StagesFacts (nil without facts).
-	opsMemo    map[ast.Node]int
-	extOps     map[*types.Func]int
-	importFact func(*types.Func, analysis.Fact) bool
+// collectFuncs lists the traced functions for the language server.
+func (r *Result) collectFuncs() {
+	add := func(c *Context) {
+		fn := c.Fn
+		for fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		syntax := fn.Syntax()
+		if syntax == nil {
+			return
+		}
+		f := r.byNode[syntax]
+		if f == nil {
+			f = &Func{Node: syntax, Name: funcName(syntax)}
+			r.byNode[syntax] = f
+			r.Funcs = append(r.Funcs, f)
+			if c.Parent == nil && c.Root.Call != nil {
+				f.Origin = c.Root.Call.Pos()
+				f.Why = fmt.Sprintf("%s is traced by this jit.%s call", f.Name, c.Root.Entry)
+			} else if c.Call != nil {
+				f.Origin = c.Call.Pos()
+				f.Why = fmt.Sprintf("%s is traced because traced code calls it here", f.Name)
+			}
+		}
+		if c.Parent == nil {
+			if f.Entry == "" {
+				f.Entry = c.Root.Entry
+			}
+			if call := r.callAt(c.Root.Call); call != nil && !containsCall(f.EntryCalls, call) {
+				f.EntryCalls = append(f.EntryCalls, call)
+			}
+			for _, i := range c.Root.Static {
+				if !containsInt(f.Static, i) {
+					f.Static = append(f.Static, i)
+				}
+			}
+		}
+	}
+	for _, c := range r.contexts {
+		add(c)
+	}
+	sort.SliceStable(r.Funcs, func(i, j int) bool { return r.Funcs[i].Node.Pos() < r.Funcs[j].Node.Pos() })
 }
 
-// FuncOf returns the traced function for a *ast.FuncDecl or *ast.FuncLit, or nil.
+func containsCall(cs []*ast.CallExpr, c *ast.CallExpr) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func funcName(n ast.Node) string {
+	if fd, ok := n.(*ast.FuncDecl); ok {
+		return fd.Name.Name
+	}
+	return "func literal"
+}
+
+// FuncOf returns the traced function of a *ast.FuncDecl or *ast.FuncLit, or nil.
 func (r *Result) FuncOf(n ast.Node) *Func { return r.byNode[n] }
+
+// callAt returns the call expression of an SSA call instruction.
+func (r *Result) callAt(instr ssa.Instruction) *ast.CallExpr {
+	if instr == nil {
+		return nil
+	}
+	return r.calls[instr.Pos()]
+}
 
 // File returns the file that contains pos.
 func (r *Result) File(pos token.Pos) *ast.File {
@@ -187,104 +186,85 @@ func (r *Result) File(pos token.Pos) *ast.File {
 	return nil
 }
 
-// Walk calls visit for every node of fn's body in depth-first order, with
-// the stack of enclosing nodes (outermost first: fn.Node, then its body
-// and so on; the node itself excluded).
-// Nested function literals that are traced functions of their own are
-// skipped: they are visited as Funcs themselves; so are the statements that
-// never run while tracing (see Dead). visit returns false to skip a node's
-// children.
-func (r *Result) Walk(fn *Func, visit func(n ast.Node, stack []ast.Node) bool) {
-	ast.PreorderStack(fn.Body, []ast.Node{fn.Node}, func(n ast.Node, stack []ast.Node) bool {
-		if lit, ok := n.(*ast.FuncLit); ok && r.byNode[lit] != nil && r.byNode[lit] != fn {
-			return false
-		}
-		if r.dead[n] {
-			return false
-		}
-		return visit(n, stack)
-	})
-}
-
-// Where returns "file.go:line" for pos: the base name of its file and its line.
+// Where returns "file.go:line" for pos.
 func (r *Result) Where(pos token.Pos) string {
 	p := r.Fset.Position(pos)
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
-// Related returns related information that points at what made fn traced.
-func (fn *Func) Related() []analysis.RelatedInformation {
-	if !fn.Origin.IsValid() {
+// related is the related information that points at what made a context's
+// trace: its root's entry point call.
+func (r *Result) related(c *Context) []analysis.RelatedInformation {
+	for c.Parent != nil {
+		c = c.Parent
+	}
+	if c.Root.Call == nil {
 		return nil
 	}
-	return []analysis.RelatedInformation{{Pos: fn.Origin, End: fn.Origin, Message: fn.Why}}
-}
-
-// PathTo returns the nodes that enclose n, outermost first (n excluded), as
-// a stack for Loops and MaxInt.
-func (r *Result) PathTo(n ast.Node) []ast.Node {
-	f := r.File(n.Pos())
-	if f == nil {
-		return nil
+	fn := c.Fn
+	for fn.Origin() != nil {
+		fn = fn.Origin()
 	}
-	path, _ := astutil.PathEnclosingInterval(f, n.Pos(), n.End())
-	var stack []ast.Node
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] != n {
-			stack = append(stack, path[i])
-		}
+	name := funcName(fn.Syntax())
+	if fn.Syntax() == nil {
+		name = fn.Name()
 	}
-	return stack
+	pos := c.Root.Call.Pos()
+	if call := r.callAt(c.Root.Call); call != nil {
+		pos = call.Pos()
+	}
+	return []analysis.RelatedInformation{{Pos: pos, End: pos, Message: fmt.Sprintf("%s is traced by this jit.%s call", name, c.Root.Entry)}}
 }
 
 // IsTraced reports whether e, an expression of traced code, holds a traced
-// value. Safe for concurrent use, like the other queries below.
+// value in some context (for the language server's highlighting).
 func (r *Result) IsTraced(e ast.Expr) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.isTraced(e)
+	for _, c := range r.contexts {
+		fn := c.Fn
+		if fn.Syntax() == nil || e.Pos() < fn.Syntax().Pos() || e.End() > fn.Syntax().End() {
+			continue
+		}
+		v, _ := fn.ValueForExpr(e)
+		if v == nil {
+			continue
+		}
+		if r.flow.maybeTraced(c.value(v, nil), c.Env) {
+			return true
+		}
+	}
+	return false
 }
 
-// AnyTraced reports whether one of es holds a traced value.
-func (r *Result) AnyTraced(es []ast.Expr) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.anyTraced(es)
+// hasTracedDirective reports whether a doc comment has a //jit:traced line.
+func hasTracedDirective(doc *ast.CommentGroup) bool {
+	if doc == nil {
+		return false
+	}
+	for _, c := range doc.List {
+		if c.Text == "//jit:traced" {
+			return true
+		}
+	}
+	return false
 }
 
-// Ops estimates the number of operations that n stages each time it runs:
-// the staging calls it contains, counting a call of a function by that
-// function's own count (loops are counted once; callers multiply by trip
-// counts). Zero means that n stages nothing.
-func (r *Result) Ops(n ast.Node) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ops(n)
+// sortByPos sorts xs by the position pos gives.
+func sortByPos[T any](xs []T, pos func(T) token.Pos) {
+	sort.SliceStable(xs, func(i, j int) bool { return pos(xs[i]) < pos(xs[j]) })
 }
 
-// Few reports whether e takes at most MaxFew distinct values in the scope
-// or loop l, whatever the number of iterations (a table of three sizes
-// indexed by a draw).
-func (r *Result) Few(l *Loop, e ast.Expr) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k, ok := r.distinct(l, e, map[types.Object]bool{})
-	return ok && k <= MaxFew
+// CalleeName is pkg.F or pkg.T.M.
+func CalleeName(fn *types.Func) string {
+	name := fn.Name()
+	if recv := fn.Signature().Recv(); recv != nil {
+		if n, ok := derefNamed(recv.Type()); ok {
+			name = n.Obj().Name() + "." + name
+		}
+	}
+	if fn.Pkg() != nil {
+		name = fn.Pkg().Name() + "." + name
+	}
+	return name
 }
-
-// Repeats reports whether e takes so few distinct values over the
-// iterations of l that most calls with it hit a cache: what a bucket
-// chooser returns (bounded by the program, not the data), or a number of
-// values (a bool, x % k, an element of a fixed table, a value assigned from
-// those in the loop) that is at most MaxFew and fewer than the
-// iterations, or at most half of them.
-func (r *Result) Repeats(l *Loop, e ast.Expr) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.repeats(l, e)
-}
-
-// StagesOps reports whether n contains a call that stages a jit operation
-// (an Array method other than the static ones and host conversions, or a
-// jit function that computes arrays, or a call of a function that does).
-func (r *Result) StagesOps(n ast.Node) bool { return r.Ops(n) > 0 }

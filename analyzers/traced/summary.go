@@ -1,134 +1,170 @@
 package traced
 
 import (
-	"fmt"
-	"go/ast"
 	"go/types"
-	"strings"
 
-	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
-// Finding is a problem that a function shows when one of its parameters
-// holds a traced value.
-type Finding struct {
-	Param   int    // index of the parameter
-	Pos     string // file:line of the problem, in the function's package
-	Message string // the diagnostic the analyzer would give there
+// A summary is what the analysis knows of one function, in terms of its
+// own atoms: the expression of each value (computed when first asked),
+// its results and its loops. It is computed once; calls instantiate it.
+type summary struct {
+	f    *flow
+	fn   *ssa.Function
+	vals map[ssa.Value]*Expr
+	busy map[ssa.Value]bool
+	// results holds, per result index, the choice of the values the
+	// function returns (nil until computed; see result).
+	results []*Expr
+	// computing is set while the results are computed (recursion).
+	computing bool
+	loops     []*Loop
+	loopOf    map[*ssa.BasicBlock]*Loop
+	// exits are the values of loops as used after them, once each.
+	exits map[exitKey]*Expr
 }
 
-// Summary is the content of an analyzer's fact about an exported function:
-// what goes wrong when it is called from traced code. Analyzers embed it in
-// their own fact type (facts belong to one analyzer).
-type Summary struct {
-	Findings []Finding
+type exitKey struct {
+	v ssa.Value
+	l *Loop
 }
 
-func (s *Summary) summary() *Summary { return s }
-
-// String lists the findings, for analysistest's fact expectations.
-func (s *Summary) String() string {
-	parts := make([]string, len(s.Findings))
-	for i, f := range s.Findings {
-		msg, _, _ := strings.Cut(f.Message, ";")
-		parts[i] = fmt.Sprintf("param %d at %s: %s", f.Param, f.Pos, msg)
+// summary returns fn's summary.
+func (f *flow) summary(fn *ssa.Function) *summary {
+	if s, ok := f.sums[fn]; ok {
+		return s
 	}
-	return "traced-call problems: " + strings.Join(parts, "; ")
+	s := &summary{f: f, fn: fn, vals: map[ssa.Value]*Expr{}, busy: map[ssa.Value]bool{}, exits: map[exitKey]*Expr{}}
+	f.sums[fn] = s
+	s.findLoops()
+	return s
 }
 
-// SummaryFact is a fact type that embeds Summary.
-type SummaryFact interface {
-	analysis.Fact
-	summary() *Summary
-}
-
-// CheckFunc reports the problems of one traced function of r.
-type CheckFunc func(r *Result, fn *Func, report func(analysis.Diagnostic))
-
-// checkPackage runs check on every traced function of the package, reports the
-// calls into other packages whose facts (made by newFact) say they misuse a
-// traced argument, and exports facts for the package's exported functions
-// that take arrays.
-func checkPackage(pass *analysis.Pass, r *Result, check CheckFunc, newFact func() SummaryFact) {
-	for _, fn := range r.Funcs {
-		check(r, fn, pass.Report)
+// value returns the expression of v, a value of the summary's function.
+func (s *summary) value(v ssa.Value) *Expr {
+	if e, ok := s.vals[v]; ok {
+		return e
 	}
-	checkExternal(pass, r, newFact, pass.Report)
-	exportSummaries(pass, r, check, newFact)
+	if s.busy[v] {
+		return unknown // a cycle not through a loop header (cannot happen in SSA, but memory can loop back)
+	}
+	s.busy[v] = true
+	e := s.eval(v)
+	delete(s.busy, v)
+	if e == nil {
+		e = unknown
+	}
+	s.vals[v] = e
+	return e
 }
 
-// checkExternal reports the calls of r.External whose callee's fact has a
-// finding for a parameter that receives a traced value.
-func checkExternal(pass *analysis.Pass, r *Result, newFact func() SummaryFact, report func(analysis.Diagnostic)) {
-	for _, ec := range r.External {
-		fact := newFact()
-		if !pass.ImportObjectFact(ec.Callee, fact) {
+// operand returns the expression of v as used in block at: a value of a
+// loop used after the loop is its value when the loop is done (at nil:
+// the value itself).
+func (s *summary) operand(v ssa.Value, at *ssa.BasicBlock) *Expr {
+	e := s.value(v)
+	instr, ok := v.(ssa.Instruction)
+	if !ok || instr.Block() == nil || at == nil {
+		return e
+	}
+	for l := s.loopOf[instr.Block()]; l != nil; l = l.parent {
+		if l.contains(at) {
+			break
+		}
+		key := exitKey{v, l}
+		if x, ok := s.exits[key]; ok {
+			e = x
 			continue
 		}
-		name := calleeName(ec.Callee)
-		for _, f := range fact.summary().Findings {
-			if !ec.HasParam(f.Param) {
-				continue
-			}
-			d := analysis.Diagnostic{
-				Pos: ec.Pos, End: ec.End,
-				Message: fmt.Sprintf("%s receives a traced value here, and at %s: %s", name, f.Pos, f.Message),
-			}
-			if ec.Callee.Pos().IsValid() {
-				d.Related = []analysis.RelatedInformation{{Pos: ec.Callee.Pos(), Message: name + " is declared here"}}
-			}
-			report(d)
-		}
+		e = atExit(l, e)
+		s.exits[key] = e
 	}
+	return e
 }
 
-// calleeName is pkg.F or pkg.T.M.
-func calleeName(fn *types.Func) string {
-	name := fn.Name()
-	if recv := fn.Signature().Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
+// result returns the choice of the values fn returns as its result n (a
+// Tuple's element for several results).
+func (s *summary) result(n int) *Expr {
+	if s.results == nil {
+		if s.computing {
+			return unknown // recursion: the result is not known yet
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			name = n.Obj().Name() + "." + name
-		}
-	}
-	if fn.Pkg() != nil {
-		name = fn.Pkg().Name() + "." + name
-	}
-	return name
-}
-
-// exportSummaries exports a fact for each exported function with array
-// parameters that would have problems if called with traced arguments.
-// Parameters already traced in the function's own package are left out:
-// their problems are reported there.
-func exportSummaries(pass *analysis.Pass, r *Result, check CheckFunc, newFact func() SummaryFact) {
-	r.exportedFuncs(pass, func(fd *ast.FuncDecl, obj *types.Func) {
-		fact := newFact()
-		s := fact.summary()
-		seen := map[string]bool{}
-		params := ParamVars(r.Info, fd.Type)
-		for _, i := range arrayParams(obj, nil) {
-			if i < len(params) && r.tainted[params[i]] {
+		s.computing = true
+		nres := s.fn.Signature.Results().Len()
+		alts := make([][]*Expr, nres)
+		for _, b := range s.fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
 				continue
 			}
-			sub := r.BuildFrom(pass.Pkg, fd, i)
-			collect := func(d analysis.Diagnostic) {
-				f := Finding{Param: i, Pos: r.Where(d.Pos), Message: d.Message}
-				if key := fmt.Sprint(f); !seen[key] {
-					seen[key] = true
-					s.Findings = append(s.Findings, f)
-				}
+			for i, r := range ret.Results {
+				alts[i] = append(alts[i], s.operand(r, b))
 			}
-			for _, fn := range sub.Funcs {
-				check(sub, fn, collect)
-			}
-			checkExternal(pass, sub, newFact, collect)
 		}
-		if len(s.Findings) > 0 {
-			pass.ExportObjectFact(obj, fact)
+		s.results = make([]*Expr, nres)
+		for i := range alts {
+			s.results[i] = choice(alts[i]...)
 		}
-	})
+		s.computing = false
+	}
+	if n < len(s.results) {
+		return s.results[n]
+	}
+	return unknown
 }
+
+// mode is the atom "the function runs inside a trace".
+func (s *summary) mode() *Expr {
+	e := node(kMode)
+	e.Fn = s.fn
+	return e
+}
+
+// paramIndex returns the index of p among fn's parameters.
+func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, q := range fn.Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// zeroOf is the zero value of t, as far as it matters (numbers, bools,
+// strings, empty slices, structs of those).
+func zeroOf(t types.Type) *Expr {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return exprFalse
+		case u.Info()&types.IsString != 0:
+			return constOfString("")
+		case u.Info()&types.IsNumeric != 0:
+			return exprZero
+		}
+	case *types.Slice:
+		return seq(exprZero)
+	case *types.Struct:
+		fields := make([]*Expr, u.NumFields())
+		for i := range fields {
+			fields[i] = zeroOf(u.Field(i).Type())
+		}
+		return node(kStruct, fields...)
+	case *types.Array:
+		if u.Len() <= maxElems {
+			elems := make([]*Expr, u.Len())
+			z := zeroOf(u.Elem())
+			for i := range elems {
+				elems[i] = z
+			}
+			return seq(intConst(u.Len()), elems...)
+		}
+		return seq(intConst(u.Len()))
+	}
+	return unknown
+}
+
+// maxElems bounds the elements a Seq keeps by index.
+const maxElems = 64

@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/token"
 
+	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
 )
@@ -26,7 +27,7 @@ func whereFix(r *traced.Result, call *ast.CallExpr, cond ast.Expr, stack []ast.N
 		return analysis.SuggestedFix{}, false
 	}
 	file := r.File(call.Pos())
-	jit := traced.JitImportName(file)
+	jit := astq.JitImportName(file, traced.JitPath)
 	if jit == "" { // also when file is nil
 		return analysis.SuggestedFix{}, false
 	}

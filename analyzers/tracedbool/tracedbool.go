@@ -3,9 +3,9 @@ package tracedbool
 import (
 	_ "embed"
 	"fmt"
-	"go/ast"
 	"go/types"
 
+	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
 )
@@ -20,48 +20,31 @@ var Analyzer = New(traced.New())
 
 // New returns a fresh tracedbool analyzer that uses tracer (made by traced.New).
 func New(tracer *analysis.Analyzer) *analysis.Analyzer {
-	return traced.NewSummaryAnalyzer("tracedbool", docGo, tracer, check, func() traced.SummaryFact { return new(fact) })
+	return traced.NewAnalyzer("tracedbool", docGo, tracer, run)
 }
 
-// fact says which parameters of an exported function are converted to Go values.
-type fact struct{ traced.Summary }
-
-// AFact marks fact as an analysis fact.
-func (*fact) AFact() {}
-
-// check reports the host conversions of traced values in fn.
-func check(r *traced.Result, fn *traced.Func, report func(analysis.Diagnostic)) {
-	r.Walk(fn, func(n ast.Node, stack []ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
+// run reports the host conversions of traced values: in the package, and
+// in the functions of other packages that traced code passes traced
+// values to (from their facts).
+func run(pass *analysis.Pass, r *traced.Result) {
+	for _, cv := range r.Conversions() {
+		d := analysis.Diagnostic{Pos: cv.Call.Pos(), End: cv.Call.End(), Related: cv.Related}
+		if cv.Problem != nil {
+			name := traced.CalleeName(cv.Callee)
+			d.Message = fmt.Sprintf("%s receives a traced value here, and at %s: %s", name, cv.Problem.Pos, cv.Problem.Message)
+			if cv.Callee.Pos().IsValid() {
+				d.Related = []analysis.RelatedInformation{{Pos: cv.Callee.Pos(), Message: name + " is declared here"}}
+			}
+			pass.Report(d)
+			continue
 		}
-		recv, goType, ok := traced.HostConversion(r.Info, call)
-		if !ok || !r.IsTraced(recv) {
-			return true
-		}
-		d := analysis.Diagnostic{
-			Pos:     call.Pos(),
-			End:     call.End(),
-			Message: message(types.ExprString(call), goType),
-			Related: fn.Related(),
-		}
-		if goType == "bool" {
-			if fix, ok := whereFix(r, call, recv, stack); ok {
+		d.Message = traced.ConversionMessage(types.ExprString(cv.Call), cv.GoType)
+		if cv.GoType == "bool" {
+			stack := astq.PathTo(r.File(cv.Call.Pos()), cv.Call)
+			if fix, ok := whereFix(r, cv.Call, cv.Recv, stack); ok {
 				d.SuggestedFixes = append(d.SuggestedFixes, fix)
 			}
 		}
-		report(d)
-		return true
-	})
-}
-
-// message explains one host conversion.
-func message(expr, goType string) string {
-	if goType == "bool" {
-		return fmt.Sprintf("%s converts a traced value to a Go bool; tracing will fail with TracerBoolConversionError. "+
-			"Use jit.Where for an elementwise choice or jit.Cond for a branch", expr)
+		pass.Report(d)
 	}
-	return fmt.Sprintf("%s converts a traced value to a Go %s; tracing will fail with ConcretizationTypeError. "+
-		"Keep the value an Array and compute with jit ops, or make the argument static with jit.StaticArgnums", expr, goType)
 }

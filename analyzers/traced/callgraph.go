@@ -1,0 +1,153 @@
+package traced
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// The call graph: for each function of the package, the places that run
+// it — calls that name it or call a value that holds it (a function
+// passed as an argument, kept in a field or a map, returned by a factory,
+// a method value, an interface method of a type whose values reach the
+// receiver) — and the closures made of it. Each site carries its
+// arguments (or a closure's bindings) as expressions of the caller, so
+// that a question about a parameter can be asked of what the callers pass.
+
+// callSite is a place that runs fn.
+type callSite struct {
+	caller *ssa.Function
+	// instr is the call (or the MakeClosure of a closure: then frees).
+	instr ssa.Instruction
+	args  []*Expr
+	frees []*Expr
+	// jitted is set for a call of a jitted function (f.Call): the
+	// wrapper made by the jit.Jit call Site.
+	jitted *Expr
+}
+
+// callSites returns the sites that run fn.
+func (f *flow) callSites(fn *ssa.Function) []*callSite {
+	if f.callers == nil {
+		f.buildCallers()
+	}
+	return f.callers[fn]
+}
+
+// buildCallers indexes every call and closure of the package by the
+// functions it can run.
+func (f *flow) buildCallers() {
+	f.callers = map[*ssa.Function][]*callSite{}
+	for _, fn := range f.funcs {
+		s := f.summary(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.MakeClosure:
+					clo := x.Fn.(*ssa.Function)
+					frees := make([]*Expr, len(x.Bindings))
+					for i, v := range x.Bindings {
+						frees[i] = s.operand(v, b)
+					}
+					f.callers[clo] = append(f.callers[clo], &callSite{caller: fn, instr: x, frees: frees})
+				case ssa.CallInstruction:
+					c := x.Common()
+					args := make([]*Expr, len(c.Args))
+					for i, a := range c.Args {
+						args[i] = s.operand(a, b)
+					}
+					for _, t := range f.targets(s, c, b) {
+						cs := &callSite{caller: fn, instr: instr, args: t.args, frees: t.frees, jitted: t.jitted}
+						if cs.args == nil {
+							cs.args = args
+						}
+						f.callers[t.fn] = append(f.callers[t.fn], cs)
+					}
+				}
+			}
+		}
+	}
+}
+
+// target is a function a call can run, with the arguments it receives
+// when they are not the call's own (a method called on a receiver, a
+// function given to a jitted wrapper).
+type target struct {
+	fn     *ssa.Function
+	args   []*Expr
+	frees  []*Expr
+	jitted *Expr
+}
+
+// targets returns the functions of the package a call can run, in the
+// caller's own atoms.
+func (f *flow) targets(s *summary, c *ssa.CallCommon, b *ssa.BasicBlock) []target {
+	if c.IsInvoke() {
+		recv := s.operand(c.Value, b)
+		args := make([]*Expr, 0, len(c.Args)+1)
+		var out []target
+		for _, r := range alternatives(recv) {
+			if r.Kind != kIface {
+				continue
+			}
+			fn := f.prog.LookupMethod(r.Type, c.Method.Pkg(), c.Method.Name())
+			if fn == nil || !f.local(fn) {
+				continue
+			}
+			a := append(append(args[:0:0], r.Args[0]), f.argsOf(s, c, b)...)
+			out = append(out, target{fn: fn, args: a})
+		}
+		return out
+	}
+	if fn, ok := c.Value.(*ssa.Function); ok {
+		if f.local(fn) {
+			return []target{{fn: fn}}
+		}
+		return nil
+	}
+	var out []target
+	for _, v := range alternatives(s.operand(c.Value, b)) {
+		switch {
+		case v.Kind == kFunc && v.Name == "jit.Call":
+			w := v.Args[0]
+			for _, fv := range alternatives(w.Args[0]) {
+				if fv.Kind == kFunc && fv.Fn != nil && f.local(fv.Fn) {
+					t := target{fn: fv.Fn, jitted: w}
+					if fv.Env != nil {
+						t.frees = fv.Env.Frees
+					}
+					out = append(out, t)
+				}
+			}
+		case v.Kind == kFunc && v.Fn != nil && f.local(v.Fn):
+			t := target{fn: v.Fn}
+			if v.Env != nil {
+				t.frees = v.Env.Frees
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// argsOf is the arguments of a call in the caller's atoms.
+func (f *flow) argsOf(s *summary, c *ssa.CallCommon, b *ssa.BasicBlock) []*Expr {
+	out := make([]*Expr, len(c.Args))
+	for i, a := range c.Args {
+		out[i] = s.operand(a, b)
+	}
+	return out
+}
+
+// alternatives lists the values x may be.
+func alternatives(x *Expr) []*Expr {
+	switch x.Kind {
+	case kChoice:
+		var out []*Expr
+		for _, a := range x.Args {
+			out = append(out, alternatives(a)...)
+		}
+		return out
+	case kSelect:
+		return append(alternatives(x.Args[1]), alternatives(x.Args[2])...)
+	}
+	return []*Expr{x}
+}

@@ -1,0 +1,398 @@
+package traced
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// eval computes the expression of v in the summary's function.
+func (s *summary) eval(v ssa.Value) *Expr {
+	f := s.f
+	at := blockOf(v)
+	val := func(x ssa.Value) *Expr { return s.operand(x, at) }
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.Value == nil {
+			if _, ok := v.Type().Underlying().(*types.Slice); ok {
+				return seq(exprZero)
+			}
+			return unknown
+		}
+		return constOf(v.Value)
+	case *ssa.Parameter:
+		e := node(kParam)
+		e.Fn, e.N = s.fn, paramIndex(s.fn, v)
+		return e
+	case *ssa.FreeVar:
+		for i, fv := range s.fn.FreeVars {
+			if fv == v {
+				e := node(kFree)
+				e.Fn, e.N = s.fn, i
+				return e
+			}
+		}
+		return unknown
+	case *ssa.Global:
+		return pointer(v)
+	case *ssa.Function:
+		e := node(kFunc)
+		e.Fn = v
+		return e
+	case *ssa.Alloc:
+		return pointer(v)
+	case *ssa.MakeMap:
+		return pointer(v)
+	case *ssa.MakeChan:
+		return pointer(v)
+	case *ssa.Phi:
+		if l := s.loopOf[v.Block()]; l != nil && l.header == v.Block() {
+			for k, p := range l.phis {
+				if p == v {
+					return iter(l, k)
+				}
+			}
+		}
+		return s.merge(v)
+	case *ssa.Call:
+		return s.call(v.Common(), v, at)
+	case *ssa.BinOp:
+		return op(v.Op, val(v.X), val(v.Y))
+	case *ssa.UnOp:
+		switch v.Op {
+		case token.MUL:
+			return f.load(val(v.X))
+		case token.ARROW:
+			return f.receive(val(v.X), v)
+		}
+		return op(v.Op, val(v.X), nil)
+	case *ssa.ChangeType:
+		return val(v.X)
+	case *ssa.ChangeInterface:
+		return val(v.X)
+	case *ssa.MultiConvert:
+		return val(v.X)
+	case *ssa.SliceToArrayPointer:
+		return val(v.X)
+	case *ssa.Convert:
+		return conv(val(v.X), v.Type())
+	case *ssa.MakeInterface:
+		e := node(kIface, val(v.X))
+		e.Type = v.X.Type()
+		return e
+	case *ssa.TypeAssert:
+		x := val(v.X)
+		out := unwrapIface(x)
+		if v.CommaOk {
+			return node(kTuple, out, unknown)
+		}
+		return out
+	case *ssa.Extract:
+		return extract(val(v.Tuple), v.Index)
+	case *ssa.FieldAddr:
+		return f.fieldAddr(val(v.X), v.Field)
+	case *ssa.Field:
+		return field(val(v.X), v.Field)
+	case *ssa.IndexAddr:
+		return elemAddr(val(v.X), val(v.Index))
+	case *ssa.Index:
+		return index(val(v.X), val(v.Index))
+	case *ssa.Lookup:
+		x := val(v.X)
+		var out *Expr
+		if _, isString := v.X.Type().Underlying().(*types.Basic); isString {
+			out = unknown
+		} else {
+			out = f.load(elemAddr(x, unknown))
+		}
+		if v.CommaOk {
+			return node(kTuple, out, unknown)
+		}
+		return out
+	case *ssa.Slice:
+		return f.slice(v, val(v.X), v.Low, v.High, val)
+	case *ssa.MakeSlice:
+		e := seq(val(v.Len))
+		e.Site = pointer(v)
+		return e
+	case *ssa.MakeClosure:
+		fn := v.Fn.(*ssa.Function)
+		frees := make([]*Expr, len(v.Bindings))
+		for i, b := range v.Bindings {
+			frees[i] = val(b)
+		}
+		e := node(kFunc)
+		e.Fn, e.Env = fn, &Env{Fn: fn, Frees: frees}
+		return e.sized()
+	case *ssa.Next, *ssa.Select, *ssa.Range:
+		return fresh(v)
+	}
+	return unknown
+}
+
+// blockOf returns the block of an instruction value, or nil.
+func blockOf(v ssa.Value) *ssa.BasicBlock {
+	if instr, ok := v.(ssa.Instruction); ok {
+		return instr.Block()
+	}
+	return nil
+}
+
+// pointer is a pointer to the start of base.
+func pointer(base any) *Expr {
+	e := node(kPtr)
+	e.Site = base
+	return e
+}
+
+// merge is a phi that joins branches (not a loop header's): the value of
+// the branch taken, a Select when one if statement decides between two
+// edges.
+func (s *summary) merge(phi *ssa.Phi) *Expr {
+	b := phi.Block()
+	alts := make([]*Expr, len(phi.Edges))
+	for i, e := range phi.Edges {
+		alts[i] = s.operand(e, b.Preds[i])
+	}
+	if len(alts) == 2 {
+		if d := b.Idom(); d != nil {
+			if ifs, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok {
+				t, e := d.Succs[0], d.Succs[1]
+				via := func(p *ssa.BasicBlock, succ *ssa.BasicBlock) bool {
+					return p == d && succ == b || succ != b && succ.Dominates(p)
+				}
+				cond := s.operand(ifs.Cond, d)
+				switch {
+				case via(b.Preds[0], t) && via(b.Preds[1], e):
+					return sel(cond, alts[0], alts[1])
+				case via(b.Preds[1], t) && via(b.Preds[0], e):
+					return sel(cond, alts[1], alts[0])
+				}
+			}
+		}
+	}
+	return choice(alts...)
+}
+
+// extract is result i of a tuple.
+func extract(t *Expr, i int) *Expr {
+	switch t.Kind {
+	case kTuple:
+		if i < len(t.Args) {
+			return t.Args[i]
+		}
+	case kChoice:
+		alts := make([]*Expr, len(t.Args))
+		for k, a := range t.Args {
+			alts[k] = extract(a, i)
+		}
+		return choice(alts...)
+	case kSelect:
+		return sel(t.Args[0], extract(t.Args[1], i), extract(t.Args[2], i))
+	case kApply:
+		e := *t
+		e.N = i
+		return e.sized()
+	case kFresh:
+		return t
+	}
+	return unknown
+}
+
+// unwrapIface is the value inside an interface value.
+func unwrapIface(x *Expr) *Expr {
+	switch x.Kind {
+	case kIface:
+		return x.Args[0]
+	case kChoice:
+		alts := make([]*Expr, len(x.Args))
+		for k, a := range x.Args {
+			alts[k] = unwrapIface(a)
+		}
+		return choice(alts...)
+	case kSelect:
+		return sel(x.Args[0], unwrapIface(x.Args[1]), unwrapIface(x.Args[2]))
+	}
+	return x
+}
+
+// conv converts x to t: exact for constants, kept otherwise.
+func conv(x *Expr, t types.Type) *Expr {
+	if v, ok := x.isConst(); ok {
+		if b, ok := t.Underlying().(*types.Basic); ok {
+			switch {
+			case b.Info()&types.IsInteger != 0:
+				if i := constant.ToInt(v); i.Kind() == constant.Int {
+					return constOf(i)
+				}
+				if f, ok := constant.Float64Val(constant.ToFloat(v)); ok {
+					return constOf(constant.MakeInt64(int64(f)))
+				}
+			case b.Info()&types.IsFloat != 0:
+				return constOf(constant.ToFloat(v))
+			case b.Info()&types.IsString != 0 && v.Kind() == constant.String:
+				return x
+			}
+		}
+		return x
+	}
+	if x.Kind == kUnknown || x.Kind == kFresh {
+		return x
+	}
+	e := node(kConv, x)
+	e.Type = t
+	return e
+}
+
+// fieldAddr is the address of field i of what x points to.
+func (f *flow) fieldAddr(x *Expr, i int) *Expr {
+	switch x.Kind {
+	case kPtr:
+		if x.Site == nil {
+			return unknown
+		}
+		e := *x
+		e.Args = append(append([]*Expr(nil), x.Args...), intConst(int64(i)))
+		return e.sized()
+	case kWrapper:
+		if i == 0 { // &f.Call: the jitted function's Call field
+			e := node(kFunc, x)
+			e.Name = "jit.Call"
+			return node(kPtr, e).withSite("value")
+		}
+		return unknown
+	case kChoice:
+		alts := make([]*Expr, len(x.Args))
+		for k, a := range x.Args {
+			alts[k] = f.fieldAddr(a, i)
+		}
+		return choice(alts...)
+	case kSelect:
+		return sel(x.Args[0], f.fieldAddr(x.Args[1], i), f.fieldAddr(x.Args[2], i))
+	case kUnknown:
+		return unknown
+	}
+	e := node(kPtr, x, intConst(int64(i)))
+	e.Name = "field"
+	return e
+}
+
+// withSite sets a Ptr's Site.
+func (e *Expr) withSite(site any) *Expr {
+	if e.Kind == kPtr {
+		e.Site = site
+	}
+	return e
+}
+
+// elemAddr is the address of element i of x (a pointer to an array, or a
+// slice, or a map).
+func elemAddr(x, i *Expr) *Expr {
+	switch x.Kind {
+	case kPtr:
+		if x.Site == nil || x.Site == "value" {
+			return unknown
+		}
+		e := *x
+		e.Args = append(append([]*Expr(nil), x.Args...), elemKey(i))
+		return e.sized()
+	case kSeq:
+		if p, ok := x.Site.(*Expr); ok {
+			return elemAddr(p, i)
+		}
+		v := index(x, i)
+		return node(kPtr, v).withSite("value")
+	case kChoice:
+		alts := make([]*Expr, len(x.Args))
+		for k, a := range x.Args {
+			alts[k] = elemAddr(a, i)
+		}
+		return choice(alts...)
+	case kUnknown:
+		return unknown
+	}
+	e := node(kPtr, x, elemKey(i))
+	e.Name = "elem"
+	return e
+}
+
+// elemKey is the path step of an element: its index when constant, else
+// any element.
+func elemKey(i *Expr) *Expr {
+	if _, ok := i.int64Of(); ok {
+		return i
+	}
+	return unknown
+}
+
+// slice is x[lo:hi].
+func (f *flow) slice(v *ssa.Slice, x *Expr, lo, hi ssa.Value, val func(ssa.Value) *Expr) *Expr {
+	low := exprZero
+	if lo != nil {
+		low = val(lo)
+	}
+	if x.Kind == kPtr && x.Site != nil && x.Site != "value" {
+		// A slice of an array: its elements are what was stored at each index.
+		t, _ := v.X.Type().Underlying().(*types.Pointer)
+		if t == nil {
+			return unknown
+		}
+		arr, ok := t.Elem().Underlying().(*types.Array)
+		if !ok {
+			return unknown
+		}
+		n := intConst(arr.Len())
+		high := n
+		if hi != nil {
+			high = val(hi)
+		}
+		var elems []*Expr
+		start, sok := low.int64Of()
+		end, eok := high.int64Of()
+		if sok && eok && end-start <= maxElems && start >= 0 && end <= arr.Len() {
+			for k := start; k < end; k++ {
+				elems = append(elems, f.load(elemAddr(x, intConst(k))))
+			}
+		}
+		e := seq(op(token.SUB, high, low), elems...)
+		e.Site = x
+		return e
+	}
+	switch x.Kind {
+	case kSeq:
+		high := x.Args[0]
+		if hi != nil {
+			high = val(hi)
+		}
+		var elems []*Expr
+		if start, ok := low.int64Of(); ok && start >= 0 && int(start)+1 <= len(x.Args) {
+			elems = x.Args[start+1:]
+			if end, ok := high.int64Of(); ok && end >= start && int(end-start) < len(elems) {
+				elems = elems[:end-start]
+			}
+		}
+		e := seq(op(token.SUB, high, low), elems...)
+		if p, ok := x.Site.(*Expr); ok {
+			e.Site = p
+		}
+		return e
+	case kConst:
+		if hi == nil && lo == nil {
+			return x
+		}
+		return seq(op(token.SUB, orLen(val, hi, x), low))
+	}
+	if hi != nil {
+		return seq(op(token.SUB, val(hi), low))
+	}
+	return seq(op(token.SUB, length(x), low))
+}
+
+func orLen(val func(ssa.Value) *Expr, hi ssa.Value, x *Expr) *Expr {
+	if hi != nil {
+		return val(hi)
+	}
+	return length(x)
+}

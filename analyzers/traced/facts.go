@@ -1,0 +1,401 @@
+package traced
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Facts: each exported function is summarised for the packages that
+// import it, in terms of its parameters: what it returns (so a schedule or
+// a bucket chooser of another package takes its few values, a helper's
+// size is worked out from the importer's arguments), how many operations
+// it stages, and what goes wrong when traced code calls it — a host
+// conversion or an effect that a traced argument (or any trace) reaches,
+// a loop whose trip count is an expression of its parameters. The
+// importer substitutes its own arguments.
+
+// FuncFact is the traced analyzer's fact about an exported function.
+type FuncFact struct {
+	// Results are the function's results as expressions of its
+	// parameters (nil entries: not known).
+	Results []*SExpr
+	// Ops is about how many operations one run stages.
+	Ops int
+	// Problems are what goes wrong when traced code calls it.
+	Problems []Problem
+}
+
+// AFact marks FuncFact as an analysis fact.
+func (*FuncFact) AFact() {}
+
+// String is the fact's form in analysistest expectations.
+func (f *FuncFact) String() string {
+	var parts []string
+	for _, p := range f.Problems {
+		msg, _, _ := strings.Cut(p.Message, ";")
+		parts = append(parts, fmt.Sprintf("%s: param %d at %s: %s", p.Kind, p.Param, p.Pos, msg))
+	}
+	if f.Ops > 0 {
+		parts = append(parts, fmt.Sprintf("stages %d ops", f.Ops))
+	}
+	for _, r := range f.Results {
+		if r.K != kUnknown {
+			parts = append(parts, "returns "+r.String())
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// A Problem is a finding that a call from traced code reaches.
+type Problem struct {
+	// Kind is "conversion", "effect" or "loop".
+	Kind string
+	// Param is the parameter it depends on: traced for a conversion,
+	// outliving the trace for an effect through it (-1: none, it happens
+	// in any trace).
+	Param int
+	// Pos is the file:line of the problem, Message what it is.
+	Pos, Message string
+	// Trips is a loop's trip count in terms of the parameters, and Ops the
+	// operations one iteration stages.
+	Trips *SExpr
+	Ops   int
+}
+
+// SExpr is the serialised form of an expression of a function's
+// parameters.
+type SExpr struct {
+	K    Kind
+	Op   token.Token
+	N    int
+	V    string
+	Name string
+	Args []*SExpr
+}
+
+// String writes the expression (for fact expectations).
+func (s *SExpr) String() string {
+	if s == nil {
+		return "?"
+	}
+	switch s.K {
+	case kConst:
+		return s.V[1:]
+	case kParam:
+		return fmt.Sprintf("p%d", s.N)
+	}
+	var args []string
+	for _, a := range s.Args {
+		args = append(args, a.String())
+	}
+	name := kindNames[s.K]
+	if s.K == kOp {
+		name = s.Op.String()
+	} else if s.Name != "" {
+		name += ":" + s.Name
+	}
+	return name + "(" + strings.Join(args, " ") + ")"
+}
+
+// encode serialises e, an expression of fn's parameters (nil: it is not
+// one).
+func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
+	if e == nil || depth > 16 {
+		return nil
+	}
+	s := &SExpr{K: e.Kind, Op: e.Op, N: e.N, Name: e.Name}
+	switch e.Kind {
+	case kConst:
+		switch e.Val.Kind() {
+		case constant.Int:
+			s.V = "i" + e.Val.ExactString()
+		case constant.Float:
+			f, _ := constant.Float64Val(e.Val)
+			s.V = "f" + fmt.Sprint(f)
+		case constant.Bool:
+			s.V = "b" + e.Val.ExactString()
+		case constant.String:
+			s.V = "s" + e.Val.ExactString()
+		default:
+			return nil
+		}
+		return s
+	case kParam:
+		if e.Fn != fn {
+			return nil
+		}
+		return s
+	case kOp, kPure, kSelect, kChoice, kSeq, kIndex, kLen, kField, kStruct, kTuple:
+	case kArray:
+		for _, d := range e.Dims {
+			sd := encode(d, fn, depth+1)
+			if sd == nil {
+				return nil
+			}
+			s.Args = append(s.Args, sd)
+		}
+		if e.Dims == nil {
+			s.N = -1
+		}
+		return s
+	default:
+		return nil
+	}
+	for _, a := range e.Args {
+		if a == nil {
+			s.Args = append(s.Args, &SExpr{K: kUnknown})
+			continue
+		}
+		sa := encode(a, fn, depth+1)
+		if sa == nil {
+			return nil
+		}
+		s.Args = append(s.Args, sa)
+	}
+	return s
+}
+
+// decode rebuilds an expression of fn's parameters.
+func decode(s *SExpr, fn *ssa.Function) *Expr {
+	if s == nil || s.K == kUnknown {
+		return unknown
+	}
+	args := make([]*Expr, len(s.Args))
+	for i, a := range s.Args {
+		if a != nil {
+			args[i] = decode(a, fn)
+		}
+	}
+	switch s.K {
+	case kConst:
+		switch s.V[0] {
+		case 'i':
+			return constOf(constant.MakeFromLiteral(s.V[1:], token.INT, 0))
+		case 'f':
+			return constOf(constant.MakeFromLiteral(s.V[1:], token.FLOAT, 0))
+		case 'b':
+			return boolConst(s.V[1:] == "true")
+		case 's':
+			return constOf(constant.MakeFromLiteral(s.V[1:], token.STRING, 0))
+		}
+		return unknown
+	case kParam:
+		e := node(kParam)
+		e.Fn, e.N = fn, s.N
+		return e
+	case kOp:
+		if len(args) == 1 {
+			return op(s.Op, args[0], nil)
+		}
+		return op(s.Op, args[0], args[1])
+	case kPure:
+		return pure(s.Name, args)
+	case kSelect:
+		return sel(args[0], args[1], args[2])
+	case kChoice:
+		return choice(args...)
+	case kIndex:
+		return index(args[0], args[1])
+	case kLen:
+		return length(args[0])
+	case kField:
+		return field(args[0], s.N)
+	case kArray:
+		if s.N == -1 {
+			return array("external", nil, nil, nil, unknown)
+		}
+		return array("external", nil, nil, args, unknown)
+	}
+	e := node(s.K, args...)
+	e.N, e.Name = s.N, s.Name
+	return e
+}
+
+// factResult is what another package's fact says fn returns for args (nil
+// without a fact).
+func (f *flow) factResult(fn *ssa.Function, args []*Expr) *Expr {
+	fact := f.funcFact(fn)
+	if fact == nil || len(fact.Results) == 0 {
+		return nil
+	}
+	env := &Env{Fn: fn, Params: args}
+	outs := make([]*Expr, len(fact.Results))
+	for i, r := range fact.Results {
+		outs[i] = f.subst(decode(r, fn), env)
+	}
+	if len(outs) == 1 {
+		return outs[0]
+	}
+	return node(kTuple, outs...)
+}
+
+// funcFact imports the fact of a function of another package.
+func (f *flow) funcFact(fn *ssa.Function) *FuncFact {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || f.importFact == nil || obj.Pkg() == f.pkg {
+		return nil
+	}
+	var fact FuncFact
+	if !f.importFact(obj.Origin(), &fact) {
+		return nil
+	}
+	return &fact
+}
+
+// exportFacts exports a FuncFact for each exported function of the package.
+func (f *flow) exportFacts(pass *analysis.Pass, r *Result) {
+	for _, fn := range f.funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Origin() != nil || !obj.Exported() || obj.Signature().TypeParams() != nil || fn.Synthetic != "" {
+			continue
+		}
+		if recv := obj.Signature().Recv(); recv != nil && recv.Type() != nil {
+			if n, ok := derefNamed(recv.Type()); ok && n.TypeParams() != nil {
+				continue
+			}
+		}
+		fact := &FuncFact{Ops: f.opsOf(fn)}
+		s := f.summary(fn)
+		for i := range fn.Signature.Results().Len() {
+			res := s.result(i)
+			enc := encode(res, fn, 0)
+			if enc == nil {
+				if vs := f.values(res); vs.vals != nil && len(vs.vals) <= maxAlternatives && len(vs.vals) > 0 {
+					alts := make([]*Expr, len(vs.vals))
+					for k, v := range vs.vals {
+						alts[k] = constOf(v)
+					}
+					enc = encode(choice(alts...), fn, 0)
+				}
+			}
+			if enc == nil {
+				enc = &SExpr{K: kUnknown}
+			}
+			fact.Results = append(fact.Results, enc)
+		}
+		if r != nil {
+			fact.Problems = r.problemsOf(fn)
+		}
+		if fact.Ops > 0 || len(fact.Problems) > 0 || hasResult(fact.Results) {
+			pass.ExportObjectFact(obj, fact)
+		}
+	}
+}
+
+func hasResult(rs []*SExpr) bool {
+	for _, r := range rs {
+		if r.K != kUnknown {
+			return true
+		}
+	}
+	return false
+}
+
+func derefNamed(t types.Type) (*types.Named, bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return n, ok
+}
+
+// LocalModule reports whether m is a module whose source is local — the
+// main module, a workspace module or a directory replacement: its version
+// is not known. Schedules and bucket choosers that jitted code calls live
+// in such modules, in packages that need not import jit.
+func LocalModule(m *analysis.Module) bool { return m != nil && m.Path != "" && m.Version == "" }
+
+// NeedsFacts reports whether a package needs the jitlint analyzers to run
+// for its facts: it imports jit, or it belongs to a local module and
+// declares an exported function with a result (MayChoose). Every driver
+// (the jitlint command, go vet, jitls) asks it, so that all see the same
+// facts.
+func NeedsFacts(importsJit bool, m *analysis.Module, files []*ast.File) bool {
+	return importsJit || LocalModule(m) && MayChoose(files)
+}
+
+// MayChoose reports, from syntax alone, whether files declare an exported
+// function with one result whose value may be summarised (a schedule, a
+// bucket chooser).
+func MayChoose(files []*ast.File) bool {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Recv == nil && fd.Name.IsExported() && fd.Type.Results != nil && fd.Type.Results.NumFields() == 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// opsOf is about how many operations one run of fn stages: its jit
+// operations and those of the functions it calls.
+func (f *flow) opsOf(fn *ssa.Function) int {
+	if f.ops == nil {
+		f.ops = map[*ssa.Function]int{}
+	}
+	if n, ok := f.ops[fn]; ok {
+		return n
+	}
+	f.ops[fn] = 0 // recursion counts once
+	n := 0
+	for _, b := range fn.Blocks {
+		n += f.blockOps(b)
+		if n > maxOps {
+			n = maxOps
+			break
+		}
+	}
+	f.ops[fn] = n
+	return n
+}
+
+// maxOps caps operation counts.
+const maxOps = 1 << 20
+
+// blockOps counts the operations the calls of block b stage.
+func (f *flow) blockOps(b *ssa.BasicBlock) int {
+	n := 0
+	s := f.summary(b.Parent())
+	for _, instr := range b.Instrs {
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		n += f.callOps(s, call, b)
+	}
+	return n
+}
+
+// callOps is the operations one call stages.
+func (f *flow) callOps(s *summary, call ssa.CallInstruction, b *ssa.BasicBlock) int {
+	com := call.Common()
+	if callee := com.StaticCallee(); callee != nil {
+		if name := jitName(callee); name != "" {
+			m, isMethod := arrayMethod(name)
+			if isMethod && stagingMethods[m] || !isMethod && stagingFuncs[name] {
+				return 1
+			}
+			return 0
+		}
+		if f.local(callee) {
+			return f.opsOf(callee)
+		}
+		if fact := f.funcFact(callee); fact != nil {
+			return fact.Ops
+		}
+		return 0
+	}
+	best := 0
+	for _, t := range f.targets(s, com, b) {
+		best = max(best, f.opsOf(t.fn))
+	}
+	return best
+}

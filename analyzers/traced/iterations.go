@@ -1,0 +1,443 @@
+package traced
+
+import (
+	"go/constant"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Iterations: what a loop's state is at each iteration, and so how many
+// times it runs, what a value of its body takes over its iterations and
+// what it holds when the loop is done. A loop whose state is known on
+// entry (after binding the function's atoms: the arguments of a call, the
+// shapes a jitted function is called with) is run on constants; a counting
+// loop also has a closed form (its state at iteration J is init + J·step),
+// which serves when the bounds are not constants.
+
+// maxRun bounds the iterations the evaluator runs.
+const maxRun = 1 << 16
+
+// run is the outcome of running a loop on constants.
+type run struct {
+	states [][]constant.Value // the state at the start of each iteration that ran
+	exit   []constant.Value   // the state when it stopped
+	post   bool               // it stopped after a body (exit holds the last body's state)
+	ok     bool
+}
+
+// runLoop runs l with its function's atoms bound by env, when its state
+// is made of constants.
+func (ev *evaluator) runLoop(l *Loop, env *Env) run {
+	s := ev.f.summary(l.fn)
+	s.solve(l)
+	bind := func(e *Expr) *Expr {
+		if env != nil {
+			return ev.f.subst(e, env)
+		}
+		return e
+	}
+	state := make([]constant.Value, len(l.phis))
+	for k := range l.phis {
+		if v := ev.values(bind(l.init[k])); v.vals != nil && len(v.vals) == 1 {
+			state[k] = v.vals[0]
+		}
+	}
+	pre, post, enter := bind(l.pre), bind(l.post), bind(l.enter)
+	nexts := make([]*Expr, len(l.next))
+	for k := range l.next {
+		nexts[k] = bind(l.next[k])
+	}
+	at := func(state []constant.Value, j int, e *Expr) (constant.Value, bool) {
+		sub := ev.inside(l)
+		for k, v := range state {
+			if v != nil {
+				sub.fixed[keyOf(iter(l, k))] = v
+			}
+		}
+		sub.fixed[keyOf(iterNum(l))] = constant.MakeInt64(int64(j))
+		vs := sub.values(e)
+		if vs.vals == nil || len(vs.vals) != 1 {
+			return nil, false
+		}
+		return vs.vals[0], true
+	}
+	truth := func(state []constant.Value, j int, e *Expr) (bool, bool) {
+		if e == exprTrue {
+			return true, true
+		}
+		v, ok := at(state, j, e)
+		if !ok || v.Kind() != constant.Bool {
+			return false, false
+		}
+		return constant.BoolVal(v), true
+	}
+	var r run
+	if in, ok := truth(state, 0, enter); !ok {
+		return run{}
+	} else if !in {
+		return run{exit: state, ok: true}
+	}
+	for j := 0; j < maxRun; j++ {
+		stay, ok := truth(state, j, pre)
+		if !ok {
+			return run{}
+		}
+		if !stay {
+			r.exit, r.ok = state, true
+			return r
+		}
+		r.states = append(r.states, state)
+		again, ok := truth(state, j, post)
+		if !ok {
+			return run{}
+		}
+		if !again {
+			r.exit, r.post, r.ok = state, true, true
+			return r
+		}
+		next := make([]constant.Value, len(state))
+		for k, e := range nexts {
+			if state[k] == nil {
+				continue
+			}
+			if v, ok := at(state, j, e); ok {
+				next[k] = v
+			}
+		}
+		state = next
+	}
+	return run{}
+}
+
+// trips returns the most times l runs with its function's atoms bound by
+// env.
+func (ev *evaluator) trips(l *Loop, env *Env) (int64, bool) {
+	s := ev.f.summary(l.fn)
+	s.solve(l)
+	if l.trips != nil {
+		t := l.trips
+		if env != nil {
+			t = ev.f.subst(t, env)
+		}
+		if n, ok := ev.values(t).max(); ok {
+			return max(n, 0), true
+		}
+	}
+	if r := ev.runLoop(l, env); r.ok {
+		return int64(len(r.states)), true
+	}
+	return 0, false
+}
+
+// overLoop is the union of e's values over the iterations of l.
+func (ev *evaluator) overLoop(l *Loop, e *Expr, env *Env) vset {
+	if env != nil {
+		e = ev.f.subst(e, env)
+	}
+	if r := ev.runLoop(l, env); r.ok && len(r.states) <= maxVals {
+		var out []vset
+		for j, st := range r.states {
+			out = append(out, ev.at(l, st, j, e))
+		}
+		if len(out) == 0 {
+			return vset{vals: []constant.Value{}}
+		}
+		return union(out...)
+	}
+	if c := ev.closed(l, e); c != nil {
+		if t, ok := ev.trips(l, env); ok {
+			sub := ev.with(l, nil)
+			sub.ranges = map[atomKey]vset{keyOf(iterNum(l)): rangeSet(0, max(t-1, 0))}
+			return sub.values(c)
+		}
+	}
+	return anything
+}
+
+// at is e's values at iteration j, in state st.
+func (ev *evaluator) at(l *Loop, st []constant.Value, j int, e *Expr) vset {
+	sub := ev.inside(l)
+	sub.fixed[keyOf(iterNum(l))] = constant.MakeInt64(int64(j))
+	for k, v := range st {
+		if v != nil {
+			sub.fixed[keyOf(iter(l, k))] = v
+		}
+	}
+	return sub.values(e)
+}
+
+// with is a new evaluator inside l with the iteration number fixed at v
+// (nil: not fixed).
+func (ev *evaluator) with(l *Loop, v constant.Value) *evaluator {
+	sub := ev.inside(l)
+	if v != nil {
+		sub.fixed[keyOf(iterNum(l))] = v
+	}
+	return sub
+}
+
+// inside is a new evaluator for the iterations of l: what this one fixes,
+// and l running.
+func (ev *evaluator) inside(l *Loop) *evaluator {
+	sub := &evaluator{f: ev.f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, ranges: ev.ranges, running: map[*Loop]bool{l: true}, depth: ev.depth}
+	for a, b := range ev.fixed {
+		sub.fixed[a] = b
+	}
+	for m := range ev.running {
+		sub.running[m] = true
+	}
+	return sub
+}
+
+// closed writes e, an expression of l's iteration, in terms of the
+// iteration number J when each Iter atom of l it mentions steps by a
+// constant (nil otherwise).
+func (ev *evaluator) closed(l *Loop, e *Expr) *Expr {
+	ev.f.summary(l.fn).solve(l)
+	iters := map[atomKey]*Expr{}
+	ok := true
+	e.mentions(func(a *Expr) bool {
+		if a.Kind == kIter && a.Loop == l && a.N >= 0 {
+			if a.N >= len(l.closed) || l.closed[a.N] == nil {
+				ok = false
+				return true
+			}
+			iters[keyOf(a)] = l.closed[a.N]
+		}
+		return false
+	})
+	if !ok {
+		return nil
+	}
+	return (&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(e)
+}
+
+// atExit is the value of an AtExit node: its expression at the state the
+// loop stops in.
+func (ev *evaluator) atExit(e *Expr) vset {
+	l, x := e.Loop, e.Args[0]
+	if e.Env != nil {
+		x = ev.f.subst(x, e.Env)
+	}
+	if r := ev.runLoop(l, e.Env); r.ok {
+		j := len(r.states)
+		if r.post {
+			j--
+		}
+		return ev.at(l, r.exit, j, x)
+	}
+	if c := ev.closed(l, x); c != nil {
+		if t, ok := ev.trips(l, e.Env); ok {
+			if l.exitPost {
+				t--
+			}
+			return ev.with(l, constant.MakeInt64(t)).values(c)
+		}
+	}
+	return anything
+}
+
+// atExit is x when l is done (x of the last iteration, or of the state
+// that ended it): pushed into sequences, arrays and structs, so that the
+// length of a slice appended to in a loop, or the dims of an array
+// concatenated to, are known after the loop.
+func atExit(l *Loop, x *Expr) *Expr {
+	if !x.mentions(func(a *Expr) bool { return a.Kind == kIter && a.Loop == l }) {
+		return x
+	}
+	switch x.Kind {
+	case kSeq:
+		args := make([]*Expr, len(x.Args))
+		for i, a := range x.Args {
+			if a != nil {
+				args[i] = atExit(l, a)
+			}
+		}
+		out := *x
+		out.Args = args
+		if x.Tr != nil {
+			out.Tr = overLoop(l, x.Tr)
+		}
+		return out.sized()
+	case kArray:
+		out := *x
+		out.Dims = make([]*Expr, len(x.Dims))
+		for i, d := range x.Dims {
+			out.Dims[i] = atExit(l, d)
+		}
+		if x.Dims == nil {
+			out.Dims = nil
+		}
+		out.Args = nil
+		for _, a := range x.Args {
+			out.Args = append(out.Args, overLoop(l, a))
+		}
+		out.Tr = overLoop(l, x.Tr)
+		return out.sized()
+	case kStruct, kTuple:
+		args := make([]*Expr, len(x.Args))
+		for i, a := range x.Args {
+			if a != nil {
+				args[i] = atExit(l, a)
+			}
+		}
+		out := *x
+		out.Args = args
+		return out.sized()
+	case kChoice:
+		alts := make([]*Expr, len(x.Args))
+		for i, a := range x.Args {
+			alts[i] = atExit(l, a)
+		}
+		return choice(alts...)
+	case kFunc, kPtr, kWrapper, kTransform:
+		return overLoop(l, x)
+	}
+	e := node(kAtExit, x)
+	e.Loop = l
+	return e
+}
+
+// overLoop is "one of the values x takes over l's iterations".
+func overLoop(l *Loop, x *Expr) *Expr {
+	if x == nil || !x.mentions(func(a *Expr) bool { return a.Kind == kIter && a.Loop == l }) {
+		return x
+	}
+	e := node(kOver, x)
+	e.Loop = l
+	return e
+}
+
+// distinct counts the distinct values e takes over the iterations of l
+// (its function's atoms bound by env): by running the loop, from the
+// closed form, or from e's form (a bool is 2, x % k at most k, an element
+// of a table at most its distinct elements). ok is false when the count
+// is not bounded.
+func (ev *evaluator) distinct(l *Loop, e *Expr, env *Env) (int64, bool) {
+	if env != nil {
+		e = ev.f.subst(e, env)
+	}
+	if r := ev.runLoop(l, env); r.ok && len(r.states) <= maxVals {
+		seen := map[string]bool{}
+		for j, st := range r.states {
+			vs := ev.at(l, st, j, e)
+			if vs.vals == nil {
+				return ev.formBound(e)
+			}
+			for _, v := range vs.vals {
+				seen[v.ExactString()] = true
+			}
+		}
+		return int64(len(seen)), true
+	}
+	if c := ev.closed(l, e); c != nil {
+		if t, ok := ev.trips(l, env); ok && t <= maxVals {
+			seen := map[string]bool{}
+			for j := int64(0); j < t; j++ {
+				vs := ev.with(l, constant.MakeInt64(j)).values(c)
+				if vs.vals == nil {
+					return ev.formBound(e)
+				}
+				for _, v := range vs.vals {
+					seen[v.ExactString()] = true
+				}
+			}
+			return int64(len(seen)), true
+		}
+	}
+	return ev.formBound(e)
+}
+
+// formBound bounds the distinct values of e by its form.
+func (ev *evaluator) formBound(e *Expr) (int64, bool) {
+	if vs := ev.values(e); vs.vals != nil {
+		return int64(len(vs.vals)), true
+	}
+	switch e.Kind {
+	case kOp:
+		switch {
+		case e.Op == token.REM && len(e.Args) == 2:
+			if k, ok := ev.values(e.Args[1]).max(); ok && k > 0 {
+				return k, true
+			}
+		case isComparison(e.Op) || e.Op == token.LAND || e.Op == token.LOR || e.Op == token.NOT:
+			return 2, true
+		case len(e.Args) == 2 && ev.values(e.Args[1]).known():
+			n, ok := ev.formBound(e.Args[0])
+			k := int64(len(ev.values(e.Args[1]).vals))
+			return n * k, ok
+		case len(e.Args) == 2 && ev.values(e.Args[0]).known():
+			n, ok := ev.formBound(e.Args[1])
+			k := int64(len(ev.values(e.Args[0]).vals))
+			return n * k, ok
+		}
+	case kConv:
+		return ev.formBound(e.Args[0])
+	case kSelect:
+		a, ok1 := ev.formBound(e.Args[1])
+		b, ok2 := ev.formBound(e.Args[2])
+		return a + b, ok1 && ok2
+	case kChoice:
+		var total int64
+		for _, a := range e.Args {
+			n, ok := ev.formBound(a)
+			if !ok {
+				return 0, false
+			}
+			total += n
+		}
+		return total, true
+	case kIndex:
+		if elems := elements(e.Args[0]); elems != nil {
+			var total int64
+			for _, a := range elems {
+				n, ok := ev.formBound(a)
+				if !ok {
+					return 0, false
+				}
+				total += n
+			}
+			if k, ok := ev.formBound(e.Args[1]); ok && k < total {
+				return k, true
+			}
+			return total, true
+		}
+	case kPure:
+		if e.Name == "min" || e.Name == "max" {
+			for _, a := range e.Args {
+				if n, ok := ev.formBound(a); ok {
+					return n + int64(len(e.Args)) - 1, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+func isComparison(tok token.Token) bool {
+	switch tok {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
+}
+
+// varies reports whether e may change from one iteration of l to the
+// next: it reads the state of l (or of a loop inside it), or a fresh value
+// made in l (data read, a draw, a call whose result is not known).
+func varies(l *Loop, e *Expr) bool {
+	return e.mentions(func(a *Expr) bool {
+		switch a.Kind {
+		case kIter:
+			return a.Loop.within(l)
+		case kFresh:
+			if instr, ok := a.Site.(ssa.Instruction); ok && instr.Block() != nil {
+				return instr.Parent() == l.fn && l.contains(instr.Block())
+			}
+		case kAtExit, kOver:
+			return a.Loop.within(l) && a.Loop != l
+		}
+		return false
+	})
+}

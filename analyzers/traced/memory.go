@@ -1,0 +1,486 @@
+package traced
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Memory: what a load reads is what the package stores at that place. A
+// place is a base (an allocation, a global, a map or a channel) and a path
+// of fields and elements below it. The stores of the package are found
+// once, by the root of their address; those made through a parameter or a
+// free variable are carried to the calls and closures that bind it. The
+// model is flow-insensitive: a load reads one of the values stored there
+// (the zero value too when nothing is stored). A store that appends to
+// what it reads (g.adj = append(g.adj, e)) adds its elements once per
+// run: the length is what the other stores give plus that many times the
+// trips of the loops around it.
+
+type memory struct {
+	f *flow
+	// byRoot are the stores of the package by the root of their address.
+	byRoot map[ssa.Value][]*ssa.Store
+	// updates and sends are the map updates and channel sends by root.
+	updates map[ssa.Value][]ssa.Instruction
+	// indirect are the roots that are not bases, parameters or free
+	// variables (a pointer returned by a call or loaded from memory).
+	indirect []ssa.Value
+	// resolved are the stores of each base, once worked out.
+	resolved map[any][]placed
+	building map[any]bool
+}
+
+// placed is a store at a base: the path below it and the value, in the
+// atoms of the base's function (or closed).
+type placed struct {
+	path []*Expr
+	val  *Expr
+	// grows is set for a store that appends to the place's own value: val
+	// is then a Seq of what it adds in all.
+	grows bool
+}
+
+func newMemory(f *flow) *memory {
+	m := &memory{f: f, byRoot: map[ssa.Value][]*ssa.Store{}, updates: map[ssa.Value][]ssa.Instruction{},
+		resolved: map[any][]placed{}, building: map[any]bool{}}
+	seenIndirect := map[ssa.Value]bool{}
+	note := func(root ssa.Value) {
+		switch root.(type) {
+		case *ssa.Alloc, *ssa.Global, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.Parameter, *ssa.FreeVar:
+		default:
+			if !seenIndirect[root] {
+				seenIndirect[root] = true
+				m.indirect = append(m.indirect, root)
+			}
+		}
+	}
+	for _, fn := range f.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch s := instr.(type) {
+				case *ssa.Store:
+					root := addrRoot(s.Addr)
+					m.byRoot[root] = append(m.byRoot[root], s)
+					note(root)
+				case *ssa.MapUpdate:
+					root := addrRoot(s.Map)
+					m.updates[root] = append(m.updates[root], s)
+					note(root)
+				case *ssa.Send:
+					root := addrRoot(s.Chan)
+					m.updates[root] = append(m.updates[root], s)
+					note(root)
+				}
+			}
+		}
+	}
+	return m
+}
+
+// addrRoot follows an address back through fields, elements, slices and
+// conversions to the value it starts from.
+func addrRoot(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// load is the value at the address x.
+func (f *flow) load(x *Expr) *Expr {
+	switch x.Kind {
+	case kPtr:
+		switch {
+		case x.Site == "value":
+			return x.Args[0]
+		case x.Site == nil:
+			return node(kLoad, x)
+		}
+		return f.mem.read(x)
+	case kChoice:
+		alts := make([]*Expr, len(x.Args))
+		for k, a := range x.Args {
+			alts[k] = f.load(a)
+		}
+		return choice(alts...)
+	case kSelect:
+		return sel(x.Args[0], f.load(x.Args[1]), f.load(x.Args[2]))
+	case kParam, kFree, kLoad, kApply, kField, kIndex, kInput:
+		return node(kLoad, x)
+	}
+	return unknown
+}
+
+// receive is a value received from the channel x at instr.
+func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
+	if x.Kind == kPtr && x.Site != nil && x.Site != "value" {
+		if v := f.mem.read(x); v.Kind != kUnknown {
+			return v
+		}
+	}
+	return fresh(instr)
+}
+
+// read is the value at the resolved pointer p.
+func (m *memory) read(p *Expr) *Expr {
+	stores := m.storesAt(p.Site)
+	var alts []*Expr
+	var grows []*Expr
+	covered := false
+	for _, st := range stores {
+		v, ok := project(st, p.Args)
+		if !ok {
+			continue
+		}
+		covered = true
+		if st.grows {
+			grows = append(grows, v)
+			continue
+		}
+		alts = append(alts, v)
+	}
+	if !covered {
+		if t := typeAt(baseType(p.Site), p.Args); t != nil {
+			if st, ok := t.Underlying().(*types.Struct); ok && len(p.Args) < 4 {
+				// A struct read whole: each field from its own stores.
+				fields := make([]*Expr, st.NumFields())
+				for i := range fields {
+					q := *p
+					q.Args = append(append([]*Expr(nil), p.Args...), intConst(int64(i)))
+					fields[i] = m.read(&q)
+				}
+				return m.bind(node(kStruct, fields...), p)
+			}
+			alts = append(alts, zeroOf(t))
+		}
+	}
+	v := choice(alts...)
+	for _, g := range grows {
+		// The place starts as v and each run of the growing store adds g's length.
+		v = seqAny(op(token.ADD, length(v), length(g)), append(elements(v), elements(g)...))
+	}
+	return m.bind(v, p)
+}
+
+// bind instantiates v, in the atoms of the base's function, with the
+// pointer's environment.
+func (m *memory) bind(v *Expr, p *Expr) *Expr {
+	if p.Env == nil {
+		return v
+	}
+	return m.f.subst(v, p.Env)
+}
+
+// project returns the part of a store that a read of path sees: all of it
+// (same path), part of it (a longer path: a field of a struct stored whole),
+// or ok false when the store is elsewhere.
+func project(st placed, path []*Expr) (*Expr, bool) {
+	n := min(len(st.path), len(path))
+	for i := 0; i < n; i++ {
+		if !sameKey(st.path[i], path[i]) {
+			return nil, false
+		}
+	}
+	if len(st.path) > len(path) {
+		return nil, false // a part of what is read: assembled by read
+	}
+	v := st.val
+	for _, k := range path[len(st.path):] {
+		if i, ok := k.int64Of(); ok && v.Kind == kStruct {
+			v = field(v, int(i))
+		} else {
+			v = index(v, k)
+		}
+	}
+	return v, true
+}
+
+func sameKey(a, b *Expr) bool {
+	if a.Kind == kUnknown || b.Kind == kUnknown {
+		return true
+	}
+	x, ok1 := a.int64Of()
+	y, ok2 := b.int64Of()
+	return ok1 && ok2 && x == y
+}
+
+// baseType is the type a base holds.
+func baseType(base any) types.Type {
+	switch b := base.(type) {
+	case *ssa.Alloc:
+		return b.Type().(*types.Pointer).Elem()
+	case *ssa.Global:
+		return b.Type().(*types.Pointer).Elem()
+	case *ssa.MakeMap:
+		return b.Type()
+	case *ssa.MakeChan:
+		return b.Type()
+	case *ssa.MakeSlice:
+		return b.Type()
+	}
+	return nil
+}
+
+// typeAt is the type at path below a value of type t.
+func typeAt(t types.Type, path []*Expr) types.Type {
+	for _, k := range path {
+		if t == nil {
+			return nil
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			i, ok := k.int64Of()
+			if !ok || int(i) >= u.NumFields() {
+				return nil
+			}
+			t = u.Field(int(i)).Type()
+		case *types.Array:
+			t = u.Elem()
+		case *types.Slice:
+			t = u.Elem()
+		case *types.Map:
+			t = u.Elem()
+		case *types.Chan:
+			t = u.Elem()
+		case *types.Pointer:
+			t = u.Elem()
+		default:
+			return nil
+		}
+	}
+	return t
+}
+
+// storesAt returns the stores of the package at base.
+func (m *memory) storesAt(base any) []placed {
+	if out, ok := m.resolved[base]; ok {
+		return out
+	}
+	if m.building[base] {
+		return nil
+	}
+	m.building[base] = true
+	var out []placed
+	add := func(st placed) { out = append(out, st) }
+	if v, ok := base.(ssa.Value); ok {
+		owner := ownerOf(base)
+		for _, st := range m.byRoot[v] {
+			m.place(st, base, owner, nil, add)
+		}
+		for _, u := range m.updates[v] {
+			m.placeElem(u, base, owner, add)
+		}
+		m.viaParams(base, owner, add)
+	}
+	for _, root := range m.indirect {
+		for _, st := range m.byRoot[root] {
+			m.place(st, base, ownerOf(base), nil, add)
+		}
+		for _, u := range m.updates[root] {
+			m.placeElem(u, base, ownerOf(base), add)
+		}
+	}
+	m.resolved[base] = out
+	delete(m.building, base)
+	return out
+}
+
+// ownerOf is the function that makes base (nil for a global).
+func ownerOf(base any) *ssa.Function {
+	if instr, ok := base.(ssa.Instruction); ok {
+		return instr.Parent()
+	}
+	return nil
+}
+
+// place adds st when its address, evaluated in its function (and bound
+// by env, for a store reached through a parameter), points into base.
+func (m *memory) place(st *ssa.Store, base any, owner *ssa.Function, env *Env, add func(placed)) {
+	s := m.f.summary(st.Parent())
+	addr := s.operand(st.Addr, st.Block())
+	if env != nil {
+		addr = m.f.subst(addr, env)
+	}
+	for _, p := range pointers(addr) {
+		if p.Site != base {
+			continue
+		}
+		if grow, ok := m.growth(st); ok {
+			add(placed{path: p.Args, val: m.closed(s, grow, env, owner, st), grows: true})
+			continue
+		}
+		add(placed{path: p.Args, val: m.closed(s, s.operand(st.Val, st.Block()), env, owner, st)})
+	}
+}
+
+// placeElem adds a map update or channel send into base.
+func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function, add func(placed)) {
+	s := m.f.summary(instr.Parent())
+	var target, value ssa.Value
+	switch u := instr.(type) {
+	case *ssa.MapUpdate:
+		target, value = u.Map, u.Value
+	case *ssa.Send:
+		target, value = u.Chan, u.X
+	}
+	for _, p := range pointers(s.operand(target, instr.Block())) {
+		if p.Site == base {
+			add(placed{path: append(append([]*Expr(nil), p.Args...), unknown), val: m.closed(s, s.operand(value, instr.Block()), nil, owner, instr)})
+		}
+	}
+}
+
+// closed is a stored value as the base's function sees it: as is when the
+// store is there, bound by env when it is reached through a parameter, and
+// otherwise only when it depends on nothing of the storing function (else
+// a fresh value of the store).
+func (m *memory) closed(s *summary, v *Expr, env *Env, owner *ssa.Function, st ssa.Instruction) *Expr {
+	if env != nil {
+		v = m.f.subst(v, env)
+	}
+	fn := s.fn
+	if env != nil {
+		fn = nil // bound: now in the caller's atoms
+	}
+	if fn == owner && owner != nil {
+		return v
+	}
+	if v.mentions(func(a *Expr) bool { return isAtomOf(a, s.fn) }) {
+		return fresh(st)
+	}
+	return v
+}
+
+// isAtomOf reports whether a is a parameter, free variable, mode or loop
+// iteration of fn.
+func isAtomOf(a *Expr, fn *ssa.Function) bool {
+	switch a.Kind {
+	case kParam, kFree, kMode:
+		return a.Fn == fn
+	case kIter:
+		return a.Loop.fn == fn
+	}
+	return false
+}
+
+// growth recognises a store that appends to the value it reads from the
+// same address (x.f = append(x.f, e...)), and returns what one run adds,
+// times the trips of the loops around it.
+func (m *memory) growth(st *ssa.Store) (*Expr, bool) {
+	call, ok := st.Val.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	b, ok := call.Common().Value.(*ssa.Builtin)
+	if !ok || b.Name() != "append" || len(call.Common().Args) != 2 {
+		return nil, false
+	}
+	ld, ok := call.Common().Args[0].(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL || !sameAddress(ld.X, st.Addr) {
+		return nil, false
+	}
+	s := m.f.summary(st.Parent())
+	added := s.operand(call.Common().Args[1], st.Block())
+	n := length(added)
+	for l := s.loopOf[st.Block()]; l != nil; l = l.parent {
+		s.solve(l)
+		if l.trips == nil {
+			return seqAny(fresh(st), elements(added)), true
+		}
+		n = op(token.MUL, n, l.trips)
+	}
+	return seqAny(n, elements(added)), true
+}
+
+// sameAddress reports whether two addresses are the same field path of
+// the same root value.
+func sameAddress(a, b ssa.Value) bool {
+	for {
+		if a == b {
+			return true
+		}
+		fa, ok1 := a.(*ssa.FieldAddr)
+		fb, ok2 := b.(*ssa.FieldAddr)
+		if !ok1 || !ok2 || fa.Field != fb.Field {
+			return false
+		}
+		a, b = fa.X, fb.X
+	}
+}
+
+// pointers returns the resolved pointers among the alternatives of x.
+func pointers(x *Expr) []*Expr {
+	switch x.Kind {
+	case kPtr:
+		if x.Site != nil && x.Site != "value" {
+			return []*Expr{x}
+		}
+	case kChoice:
+		var out []*Expr
+		for _, a := range x.Args {
+			out = append(out, pointers(a)...)
+		}
+		return out
+	case kSelect:
+		return append(pointers(x.Args[1]), pointers(x.Args[2])...)
+	}
+	return nil
+}
+
+// viaParams adds the stores that functions make through a parameter or
+// free variable bound to a pointer into base: at the calls that pass it
+// and the closures that capture it.
+func (m *memory) viaParams(base any, owner *ssa.Function, add func(placed)) {
+	for root, stores := range m.byRoot {
+		var fn *ssa.Function
+		var idx int
+		isFree := false
+		switch r := root.(type) {
+		case *ssa.Parameter:
+			fn, idx = r.Parent(), paramIndex(r.Parent(), r)
+		case *ssa.FreeVar:
+			fn, isFree = r.Parent(), true
+			for i, fv := range fn.FreeVars {
+				if fv == r {
+					idx = i
+				}
+			}
+		default:
+			continue
+		}
+		for _, cs := range m.f.callSites(fn) {
+			var env *Env
+			if isFree {
+				if cs.frees == nil || idx >= len(cs.frees) {
+					continue
+				}
+				env = &Env{Fn: fn, Frees: cs.frees}
+			} else {
+				if idx >= len(cs.args) {
+					continue
+				}
+				env = &Env{Fn: fn, Params: cs.args}
+			}
+			if cs.caller != owner {
+				continue // one level: the calls in the function that makes the base
+			}
+			for _, st := range stores {
+				m.place(st, base, owner, env, add)
+			}
+		}
+	}
+}

@@ -1,0 +1,400 @@
+package traced
+
+import (
+	"go/constant"
+	"go/token"
+	"math"
+)
+
+// Numbers: the values an expression can take, as a few constants or a
+// range of integers. Iterations are counted by running the loop's
+// recurrence on constants (or from the closed form of a counting loop), so
+// min(8<<epoch, 32) over 14 epochs is three values and a doubling capped at
+// 1024 is eleven.
+
+// vset is a set of values: the constants vals when finite (at most
+// maxVals), else integers within [lo, hi] when bounded, else anything.
+type vset struct {
+	vals    []constant.Value
+	lo, hi  int64
+	bounded bool
+}
+
+// maxVals bounds the constants a vset lists.
+const maxVals = 4096
+
+var anything = vset{}
+
+func single(v constant.Value) vset { return vset{vals: []constant.Value{v}} }
+
+// known reports whether s is a finite set of constants.
+func (s vset) known() bool { return s.vals != nil }
+
+// max returns the largest integer s holds.
+func (s vset) max() (int64, bool) {
+	if s.vals != nil {
+		best, ok := int64(math.MinInt64), false
+		for _, v := range s.vals {
+			n, isInt := constant.Int64Val(constant.ToInt(v))
+			if !isInt {
+				f, fok := constant.Float64Val(constant.ToFloat(v))
+				if !fok {
+					return 0, false
+				}
+				n = int64(f)
+			}
+			best, ok = max(best, n), true
+		}
+		return best, ok
+	}
+	return s.hi, s.bounded
+}
+
+// min returns the smallest integer s holds.
+func (s vset) min() (int64, bool) {
+	if s.vals != nil {
+		best, ok := int64(math.MaxInt64), false
+		for _, v := range s.vals {
+			n, isInt := constant.Int64Val(constant.ToInt(v))
+			if !isInt {
+				return 0, false
+			}
+			best, ok = min(best, n), true
+		}
+		return best, ok
+	}
+	return s.lo, s.bounded
+}
+
+// interval returns s as integer bounds.
+func (s vset) interval() (lo, hi int64, ok bool) {
+	lo, ok1 := s.min()
+	hi, ok2 := s.max()
+	return lo, hi, ok1 && ok2
+}
+
+func union(sets ...vset) vset {
+	var out []constant.Value
+	seen := map[string]bool{}
+	for _, s := range sets {
+		if s.vals == nil {
+			return hull(sets...)
+		}
+		for _, v := range s.vals {
+			k := v.ExactString() + v.Kind().String()
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, v)
+			}
+		}
+		if len(out) > maxVals {
+			return hull(sets...)
+		}
+	}
+	if out == nil {
+		out = []constant.Value{}
+	}
+	return vset{vals: out}
+}
+
+// hull is the integer range that holds all of sets.
+func hull(sets ...vset) vset {
+	out := vset{lo: math.MaxInt64, hi: math.MinInt64, bounded: true}
+	for _, s := range sets {
+		lo, hi, ok := s.interval()
+		if !ok {
+			return anything
+		}
+		out.lo, out.hi = min(out.lo, lo), max(out.hi, hi)
+	}
+	return out
+}
+
+// rangeSet is the integers lo..hi.
+func rangeSet(lo, hi int64) vset {
+	if hi < lo {
+		return vset{vals: []constant.Value{}}
+	}
+	if hi-lo < maxVals {
+		vals := make([]constant.Value, 0, hi-lo+1)
+		for n := lo; n <= hi; n++ {
+			vals = append(vals, constant.MakeInt64(n))
+		}
+		return vset{vals: vals}
+	}
+	return vset{lo: lo, hi: hi, bounded: true}
+}
+
+// binary applies tok to every pair of values (or to the bounds).
+func binary(tok token.Token, x, y vset) vset {
+	if x.vals != nil && y.vals != nil && len(x.vals)*len(y.vals) <= maxVals {
+		var out []vset
+		for _, a := range x.vals {
+			for _, b := range y.vals {
+				if c := foldBinary(tok, a, b); c != nil {
+					out = append(out, single(c))
+				}
+			}
+		}
+		if len(out) == 0 {
+			return anything
+		}
+		return union(out...)
+	}
+	xl, xh, ok1 := x.interval()
+	yl, yh, ok2 := y.interval()
+	if !ok1 || !ok2 {
+		return anything
+	}
+	switch tok {
+	case token.ADD:
+		return vset{lo: xl + yl, hi: xh + yh, bounded: true}
+	case token.SUB:
+		return vset{lo: xl - yh, hi: xh - yl, bounded: true}
+	case token.MUL:
+		if xl >= 0 && yl >= 0 {
+			return vset{lo: xl * yl, hi: xh * yh, bounded: true}
+		}
+	case token.QUO:
+		if xl >= 0 && yl > 0 {
+			return vset{lo: xl / yh, hi: xh / yl, bounded: true}
+		}
+	case token.REM:
+		if yl > 0 && xl >= 0 {
+			return vset{lo: 0, hi: min(yh-1, xh), bounded: true}
+		}
+	}
+	return anything
+}
+
+// evaluator evaluates expressions to value sets, with the Iter atoms of
+// some loops bound to the state of one iteration.
+type evaluator struct {
+	f    *flow
+	memo map[*Expr]vset
+	// fixed binds Iter atoms (and iteration numbers) to constants, and
+	// ranges bounds iteration numbers.
+	fixed  map[atomKey]constant.Value
+	ranges map[atomKey]vset
+	// running are the loops whose iterations this evaluator is inside:
+	// their Iter atoms that are not fixed are not known.
+	running map[*Loop]bool
+	depth   int
+}
+
+func (f *flow) newEvaluator() *evaluator {
+	return &evaluator{f: f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}}
+}
+
+// values is the set of values e can take.
+func (f *flow) values(e *Expr) vset { return f.newEvaluator().values(e) }
+
+func (ev *evaluator) values(e *Expr) vset {
+	if e == nil {
+		return anything
+	}
+	if s, ok := ev.memo[e]; ok {
+		return s
+	}
+	ev.memo[e] = anything // a cycle gives anything
+	ev.depth++
+	s := ev.compute(e)
+	ev.depth--
+	ev.memo[e] = s
+	return s
+}
+
+func (ev *evaluator) compute(e *Expr) vset {
+	if ev.depth > 4*maxDepth {
+		return anything
+	}
+	switch e.Kind {
+	case kConst:
+		return single(e.Val)
+	case kChoice:
+		sets := make([]vset, len(e.Args))
+		for i, a := range e.Args {
+			sets[i] = ev.values(a)
+		}
+		return union(sets...)
+	case kSelect:
+		c := ev.values(e.Args[0])
+		if c.vals != nil {
+			var out []vset
+			for _, v := range c.vals {
+				if v.Kind() == constant.Bool && constant.BoolVal(v) {
+					out = append(out, ev.values(e.Args[1]))
+				} else {
+					out = append(out, ev.values(e.Args[2]))
+				}
+			}
+			return union(out...)
+		}
+		return union(ev.values(e.Args[1]), ev.values(e.Args[2]))
+	case kOp:
+		if len(e.Args) == 1 {
+			x := ev.values(e.Args[0])
+			if x.vals == nil {
+				if e.Op == token.SUB && x.bounded {
+					return vset{lo: -x.hi, hi: -x.lo, bounded: true}
+				}
+				return anything
+			}
+			var out []vset
+			for _, v := range x.vals {
+				if e.Op == token.NOT && v.Kind() == constant.Bool {
+					out = append(out, single(constant.MakeBool(!constant.BoolVal(v))))
+				} else if v.Kind() == constant.Int || v.Kind() == constant.Float {
+					out = append(out, single(constant.UnaryOp(e.Op, v, 0)))
+				} else {
+					return anything
+				}
+			}
+			return union(out...)
+		}
+		if e.Op == token.REM {
+			if k, ok := ev.values(e.Args[1]).max(); ok && k > 0 {
+				x := ev.values(e.Args[0])
+				if lo, _, ok := x.interval(); (!ok || lo >= 0) && x.vals == nil {
+					return rangeSet(0, k-1)
+				}
+			}
+		}
+		return binary(e.Op, ev.values(e.Args[0]), ev.values(e.Args[1]))
+	case kConv:
+		x := ev.values(e.Args[0])
+		if x.vals == nil {
+			return x
+		}
+		var out []vset
+		for _, v := range x.vals {
+			out = append(out, ev.values(conv(constOf(v), e.Type)))
+		}
+		return union(out...)
+	case kPure:
+		return ev.pure(e)
+	case kSeq:
+		return anything
+	case kLen:
+		return ev.lengthOf(e.Args[0])
+	case kIndex:
+		if elems := elements(e.Args[0]); elems != nil {
+			sets := make([]vset, len(elems))
+			for i, a := range elems {
+				sets[i] = ev.values(a)
+			}
+			return union(sets...)
+		}
+	case kInput:
+		if len(e.Args) > 0 {
+			return ev.values(e.Args[0])
+		}
+	case kIter:
+		if v, ok := ev.fixed[keyOf(e)]; ok {
+			return single(v)
+		}
+		if r, ok := ev.ranges[keyOf(e)]; ok {
+			return r
+		}
+		if e.N < 0 || ev.running[e.Loop] {
+			return anything
+		}
+		return ev.overLoop(e.Loop, e, nil)
+	case kAtExit:
+		return ev.atExit(e)
+	case kOver:
+		return ev.overLoop(e.Loop, e.Args[0], e.Env)
+	}
+	return anything
+}
+
+// lengthOf is the set of lengths of the sequence x.
+func (ev *evaluator) lengthOf(x *Expr) vset {
+	switch x.Kind {
+	case kInput:
+		if len(x.Args) > 0 {
+			return ev.values(length(x.Args[0]))
+		}
+	case kIter:
+		return ev.overLoop(x.Loop, length(x), nil)
+	}
+	return anything
+}
+
+// pure evaluates min, max and the math functions.
+func (ev *evaluator) pure(e *Expr) vset {
+	sets := make([]vset, len(e.Args))
+	for i, a := range e.Args {
+		sets[i] = ev.values(a)
+	}
+	if e.Name == "min" || e.Name == "max" {
+		acc := sets[0]
+		for _, s := range sets[1:] {
+			if acc.vals != nil && s.vals != nil && len(acc.vals)*len(s.vals) <= maxVals {
+				var out []vset
+				for _, a := range acc.vals {
+					for _, b := range s.vals {
+						pick := a
+						if e.Name == "min" && constant.Compare(b, token.LSS, a) || e.Name == "max" && constant.Compare(b, token.GTR, a) {
+							pick = b
+						}
+						out = append(out, single(pick))
+					}
+				}
+				acc = union(out...)
+				continue
+			}
+			al, ah, ok1 := acc.interval()
+			bl, bh, ok2 := s.interval()
+			switch {
+			case e.Name == "min" && ok1 && ok2:
+				acc = vset{lo: min(al, bl), hi: min(ah, bh), bounded: true}
+			case e.Name == "min" && (ok1 || ok2):
+				// min is at most any bounded argument.
+				lo, hi := al, ah
+				if ok2 {
+					lo, hi = bl, bh
+				}
+				acc = vset{lo: min(lo, math.MinInt64/2), hi: hi, bounded: true}
+			case e.Name == "max" && ok1 && ok2:
+				acc = vset{lo: max(al, bl), hi: max(ah, bh), bounded: true}
+			default:
+				acc = anything
+			}
+		}
+		return acc
+	}
+	impl := pureFuncs[e.Name]
+	if impl == nil {
+		return anything
+	}
+	total := 1
+	for _, s := range sets {
+		if s.vals == nil {
+			return anything
+		}
+		total *= len(s.vals)
+	}
+	if total > maxVals {
+		return anything
+	}
+	var out []vset
+	var rec func(i int, acc []float64)
+	rec = func(i int, acc []float64) {
+		if i == len(sets) {
+			if r := impl(acc); !math.IsNaN(r) && !math.IsInf(r, 0) {
+				out = append(out, single(constant.MakeFloat64(r)))
+			}
+			return
+		}
+		for _, v := range sets[i].vals {
+			x, _ := constant.Float64Val(constant.ToFloat(v))
+			rec(i+1, append(acc, x))
+		}
+	}
+	rec(0, nil)
+	if len(out) == 0 {
+		return anything
+	}
+	return union(out...)
+}

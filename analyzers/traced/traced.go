@@ -1,0 +1,172 @@
+package traced
+
+import (
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// What is traced: a value holds a tracer when it is an array that an
+// operation staged while tracing (omnistaging: every jit operation in a
+// trace is staged, also on concrete, captured or global arrays), or a
+// non-static input of the trace, or part of one (the arrays of a pytree).
+// Concrete arrays — made by jit.Scalar, FromSlice, or Full, Zeros and Ones
+// without a shape, or captured from outside and read without an operation —
+// are not.
+
+// tracedness is whether e holds a tracer, as a boolean expression; env
+// binds the atoms of the function whose loops e's Iter atoms are of.
+func (f *flow) tracedness(e *Expr, env *Env) *Expr {
+	return f.tracednessOf(e, env, map[*Expr]bool{})
+}
+
+func (f *flow) tracednessOf(e *Expr, env *Env, seen map[*Expr]bool) *Expr {
+	if seen[e] {
+		return unknown // a cycle through a loop's state
+	}
+	seen[e] = true
+	defer delete(seen, e)
+	tracedness := func(x *Expr) *Expr { return f.tracednessOf(x, env, seen) }
+	switch e.Kind {
+	case kIter:
+		// A loop's state: what it starts as, or what the body makes of it.
+		l := e.Loop
+		l.sum.solve(l)
+		if e.N >= 0 && e.N < len(l.init) {
+			bind := func(x *Expr) *Expr {
+				if env != nil && env.Fn == l.fn {
+					return f.subst(x, env)
+				}
+				return x
+			}
+			return choice(tracedness(bind(l.init[e.N])), tracedness(bind(l.next[e.N])))
+		}
+	case kAtExit, kOver:
+		return f.tracednessOf(e.Args[0], e.Env, seen)
+	case kArray, kInput:
+		if e.Tr != nil {
+			return e.Tr
+		}
+	case kChoice:
+		alts := make([]*Expr, len(e.Args))
+		for i, a := range e.Args {
+			alts[i] = tracedness(a)
+		}
+		return choice(alts...)
+	case kSelect:
+		return sel(e.Args[0], tracedness(e.Args[1]), tracedness(e.Args[2]))
+	case kIface:
+		return tracedness(e.Args[0])
+	case kTracer:
+		return tracedness(e.Args[0])
+	}
+	return unknown
+}
+
+// maybeTraced reports whether e can hold a tracer (env as for tracedness).
+func (f *flow) maybeTraced(e *Expr, env *Env) bool { return f.mayBeTrue(f.tracedness(e, env)) }
+
+// mayBeTrue reports whether the condition c can be true: one of its
+// alternatives can.
+func (f *flow) mayBeTrue(c *Expr) bool {
+	switch c.Kind {
+	case kChoice:
+		for _, a := range c.Args {
+			if f.mayBeTrue(a) {
+				return true
+			}
+		}
+		return false
+	case kSelect:
+		return f.mayBeTrue(c.Args[1]) || f.mayBeTrue(c.Args[2])
+	}
+	for _, v := range f.values(c).vals {
+		if v.Kind() == constant.Bool && constant.BoolVal(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// pytree binds a parameter of type t of a traced root: arrays are inputs
+// of the trace (traced unless static), the fields of a struct and the
+// elements of a slice are bound one by one (a `jit:"static"` field is
+// static), anything else is an input that holds no tracer. vals are the
+// values the calls pass (nil: not known).
+func pytree(t types.Type, vals *Expr, fn *ssa.Function, n int, static bool, flags string, depth int) *Expr {
+	leaf := func(tr *Expr, name string) *Expr {
+		at := node(kInput)
+		at.Fn, at.N, at.Tr, at.Name, at.Type = fn, n, tr, name+flags, t
+		if vals != nil && vals.Kind != kUnknown {
+			at.Args = []*Expr{vals}
+		}
+		return at.sized()
+	}
+	if static {
+		return leaf(exprFalse, "static")
+	}
+	if IsArray(t) {
+		return leaf(exprTrue, "")
+	}
+	if depth > 3 || !ContainsArray(t) {
+		if ContainsArray(t) {
+			return leaf(exprTrue, "")
+		}
+		return leaf(exprFalse, "nonstatic")
+	}
+	at := func(x *Expr) *Expr {
+		if vals == nil {
+			return nil
+		}
+		return x
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		fields := make([]*Expr, u.NumFields())
+		for i := range fields {
+			var v *Expr
+			if vals != nil {
+				v = at(field(vals, i))
+			}
+			fields[i] = pytree(u.Field(i).Type(), v, fn, n, IsStaticTag(u.Tag(i)), flags, depth+1)
+		}
+		return node(kStruct, fields...)
+	case *types.Pointer:
+		var v *Expr
+		if vals != nil {
+			v = at(load(vals))
+		}
+		return node(kPtr, pytree(u.Elem(), v, fn, n, false, flags, depth+1)).withSite("value")
+	case *types.Slice, *types.Array:
+		var elem types.Type
+		switch s := u.(type) {
+		case *types.Slice:
+			elem = s.Elem()
+		case *types.Array:
+			elem = s.Elem()
+		}
+		var l, v *Expr
+		if vals != nil {
+			l, v = length(vals), index(vals, unknown)
+		}
+		lenAt := node(kInput)
+		lenAt.Fn, lenAt.N, lenAt.Tr, lenAt.Name = fn, n, exprFalse, "len"
+		if l != nil && l.Kind != kUnknown {
+			lenAt.Args = []*Expr{l}
+		}
+		s := seq(lenAt.sized())
+		s.Tr = pytree(elem, v, fn, n, false, flags, depth+1)
+		return s
+	}
+	return leaf(exprTrue, "")
+}
+
+// load is what a pointer value points to, without the memory of the
+// package (for the values of a pytree's pointer).
+func load(p *Expr) *Expr {
+	if p.Kind == kPtr && p.Site == "value" {
+		return p.Args[0]
+	}
+	return node(kLoad, p)
+}

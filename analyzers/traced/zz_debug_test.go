@@ -1,0 +1,127 @@
+package traced
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+)
+
+func TestZZDebug(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, err := packages.Load(cfg, pat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, c := range r.contexts {
+			fmt.Printf("ctx %s depth %d root %s %s\n", c.Fn, c.depth, c.Root.Entry, r.Fset.Position(c.Fn.Pos()))
+			if os.Getenv("DBG_ENV") != "" && c.Env != nil {
+				for i, p := range c.Env.Params {
+					fmt.Printf("   param %d = %s\n", i, p)
+				}
+				for i, p := range c.Env.Frees {
+					fmt.Printf("   free %d = %s\n", i, p)
+				}
+			}
+		}
+		for _, cv := range r.Conversions() {
+			fmt.Printf("conv %s\n", r.Fset.Position(cv.Call.Pos()))
+		}
+		if fn := os.Getenv("DBG_FN"); fn != "" {
+			for _, f := range r.flow.funcs {
+				if f.Name() == fn {
+					s := r.flow.summary(f)
+					for _, b := range f.Blocks {
+						for _, instr := range b.Instrs {
+							if v, ok := instr.(interface{ Name() string }); ok {
+								if vv, ok := instr.(interface {
+									Name() string
+									String() string
+								}); ok {
+									_ = v
+									if val, ok := instr.(ssaValue); ok {
+										fmt.Printf("  %s = %s   : %s\n", vv.Name(), vv.String(), s.value(val))
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+type ssaValue = interface {
+	Name() string
+	String() string
+	Type() types.Type
+	Pos() token.Pos
+	Parent() *ssa.Function
+	Referrers() *[]ssa.Instruction
+}
+
+func TestZZFacts(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, _ := packages.Load(cfg, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, fn := range r.flow.funcs {
+			if ps := r.problemsOf(fn); len(ps) > 0 {
+				fmt.Println(fn, ps)
+			}
+		}
+	}
+}
+
+func TestZZValues(t *testing.T) {
+	dir, pat, fnName := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG"), os.Getenv("DBG_FN")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, _ := packages.Load(cfg, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, c := range r.contexts {
+			if c.Fn.Name() != fnName {
+				continue
+			}
+			fmt.Println("context", c.Fn, c.key())
+			for _, b := range c.Fn.Blocks {
+				fmt.Println(" block", b.Index, b.Comment, "live", c.Live(b))
+				for _, instr := range b.Instrs {
+					if v, ok := instr.(ssa.Value); ok {
+						fmt.Printf("   %s = %s\n      sum: %s\n      ctx: %s\n", v.Name(), v, r.flow.summary(c.Fn).value(v), c.value(v, nil))
+					} else {
+						fmt.Printf("   %s\n", instr)
+					}
+				}
+			}
+		}
+	}
+}
