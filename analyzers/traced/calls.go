@@ -126,6 +126,13 @@ func (f *flow) external(fn *ssa.Function, args []*Expr, mode *Expr, site any) *E
 		if pureFuncs[name] != nil {
 			return pure(name, args)
 		}
+		if p := fn.Pkg.Pkg.Path(); (p == "math/rand" || p == "math/rand/v2") && strings.HasPrefix(fn.Name(), "New") {
+			// A generator: what it is made from decides whether its draws
+			// are the same on every run (effects.go).
+			e := pure(name, args)
+			e.Site = site
+			return e
+		}
 		if res := f.factResult(fn, args); res != nil {
 			return carried(res, mode)
 		}

@@ -511,6 +511,12 @@ func (c *Context) children() []*Context {
 				args[i] = c.value(a, b)
 			}
 			if callee := com.StaticCallee(); callee != nil {
+				if isOnceDo(com) {
+					for _, v := range alternatives(args[1]) {
+						c.callValue(v, nil, instr, child)
+					}
+					continue
+				}
 				if name := jitName(callee); name != "" {
 					for _, sub := range c.controlChildren(name, args) {
 						for _, v := range alternatives(sub.fn) {

@@ -204,17 +204,30 @@ func (r *Result) problemsOf(fn *ssa.Function) []Problem {
 			out = append(out, p)
 		}
 	}
+	traced := []int{-1} // no argument traced: what any call from a trace does
 	for i, p := range fn.Params {
-		if !ContainsArray(p.Type()) {
-			continue
+		if ContainsArray(p.Type()) {
+			traced = append(traced, i)
 		}
+	}
+	for _, i := range traced {
 		for _, c := range r.summaryContexts(fn, i) {
 			for _, cv := range r.conversionsIn(c) {
+				if i < 0 {
+					continue // a conversion needs a traced value
+				}
 				if cv.Problem != nil {
 					add(Problem{Kind: "conversion", Param: i, Pos: cv.Problem.Pos, Message: cv.Problem.Message})
 					continue
 				}
 				add(Problem{Kind: "conversion", Param: i, Pos: r.Where(cv.Call.Pos()), Message: ConversionMessage(types.ExprString(cv.Call), cv.GoType)})
+			}
+			for _, e := range r.effectsIn(c) {
+				if e.Problem != nil {
+					add(Problem{Kind: "effect", Param: e.param, Pos: e.Problem.Pos, Message: e.Problem.Message, Detail: e.Problem.Detail})
+					continue
+				}
+				add(Problem{Kind: "effect", Param: e.param, Pos: r.Where(e.Pos), Message: EffectMessage(e), Detail: e.written()})
 			}
 		}
 	}

@@ -61,8 +61,10 @@ type Problem struct {
 	// outliving the trace for an effect through it (-1: none, it happens
 	// in any trace).
 	Param int
-	// Pos is the file:line of the problem, Message what it is.
-	Pos, Message string
+	// Pos is the file:line of the problem, Message what it is; Detail is,
+	// for an effect through a parameter, the part of it written (a field
+	// of a receiver).
+	Pos, Message, Detail string
 	// Trips is a loop's trip count in terms of the parameters, and Ops the
 	// operations one iteration stages.
 	Trips *SExpr

@@ -268,3 +268,13 @@ func CalleeName(fn *types.Func) string {
 	}
 	return name
 }
+
+// AnyTraced reports whether one of es holds a traced value (see IsTraced).
+func (r *Result) AnyTraced(es []ast.Expr) bool {
+	for _, e := range es {
+		if r.IsTraced(e) {
+			return true
+		}
+	}
+	return false
+}

@@ -166,7 +166,13 @@ func (f *flow) remake(e *Expr, args []*Expr, tr *Expr, env *Env, site any) *Expr
 	case kConv:
 		return conv(args[0], e.Type)
 	case kPure:
-		return pure(e.Name, args)
+		out := pure(e.Name, args)
+		if out.Kind == kPure && e.Site != nil {
+			cp := *out
+			cp.Site = e.Site
+			return &cp
+		}
+		return out
 	case kSelect:
 		return sel(args[0], args[1], args[2])
 	case kChoice:

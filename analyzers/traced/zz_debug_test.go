@@ -41,6 +41,9 @@ func TestZZDebug(t *testing.T) {
 		for _, cv := range r.Conversions() {
 			fmt.Printf("conv %s\n", r.Fset.Position(cv.Call.Pos()))
 		}
+		for _, e := range r.Effects() {
+			fmt.Printf("effect %s %s %s\n", r.Fset.Position(e.Pos), e.Class, EffectMessage(e))
+		}
 		if fn := os.Getenv("DBG_FN"); fn != "" {
 			for _, f := range r.flow.funcs {
 				if f.Name() == fn {
@@ -119,6 +122,71 @@ func TestZZValues(t *testing.T) {
 						fmt.Printf("   %s = %s\n      sum: %s\n      ctx: %s\n", v.Name(), v, r.flow.summary(c.Fn).value(v), c.value(v, nil))
 					} else {
 						fmt.Printf("   %s\n", instr)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestZZEffects(t *testing.T) {
+	dir, pat, fnName := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG"), os.Getenv("DBG_FN")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, _ := packages.Load(cfg, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, c := range r.contexts {
+			if c.Fn.Name() != fnName {
+				continue
+			}
+			for _, b := range c.Fn.Blocks {
+				for _, instr := range b.Instrs {
+					if st, ok := instr.(*ssa.Store); ok {
+						p, out := r.outlives(c, st.Addr, b)
+						fmt.Println("store", st, r.Fset.Position(st.Pos()), "addr", c.value(st.Addr, b), "outlives", p, out, "lhs", r.assigned(st.Pos()), "fails", r.failsBefore(c, st))
+					}
+				}
+			}
+			for _, e := range r.effectsIn(c) {
+				fmt.Println("effect", r.Fset.Position(e.Pos), EffectMessage(e))
+			}
+		}
+	}
+}
+
+func TestZZCalls(t *testing.T) {
+	dir, pat, fnName := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG"), os.Getenv("DBG_FN")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, _ := packages.Load(cfg, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, c := range r.contexts {
+			if c.Fn.Name() != fnName {
+				continue
+			}
+			fmt.Println("context", c.key())
+			for _, b := range c.Fn.Blocks {
+				for _, instr := range b.Instrs {
+					if call, ok := instr.(ssa.CallInstruction); ok {
+						fmt.Println(" call", call, r.Fset.Position(call.Pos()))
+						for i, a := range call.Common().Args {
+							fmt.Println("   arg", i, c.value(a, b))
+						}
+						if call.Common().IsInvoke() || call.Common().StaticCallee() == nil {
+							fmt.Println("   callee", c.value(call.Common().Value, b))
+						}
 					}
 				}
 			}
