@@ -30,6 +30,8 @@ type FuncFact struct {
 	Ops int
 	// Problems are what goes wrong when traced code calls it.
 	Problems []Problem
+	// Method is set for a method (its parameter 0 is the receiver).
+	Method bool
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -40,6 +42,12 @@ func (f *FuncFact) String() string {
 	var parts []string
 	for _, p := range f.Problems {
 		msg, _, _ := strings.Cut(p.Message, ";")
+		switch {
+		case p.Detail != "" && f.Method && p.Param == 0:
+			msg = "writes its receiver's " + p.Detail
+		case p.Detail != "":
+			msg = fmt.Sprintf("writes %s of its parameter %d", p.Detail, p.Param)
+		}
 		parts = append(parts, fmt.Sprintf("%s: param %d at %s: %s", p.Kind, p.Param, p.Pos, msg))
 	}
 	if f.Ops > 0 {
@@ -263,7 +271,7 @@ func (f *flow) exportFacts(pass *analysis.Pass, r *Result) {
 				continue
 			}
 		}
-		fact := &FuncFact{Ops: f.opsOf(fn)}
+		fact := &FuncFact{Ops: f.opsOf(fn), Method: fn.Signature.Recv() != nil}
 		s := f.summary(fn)
 		for i := range fn.Signature.Results().Len() {
 			res := s.result(i)

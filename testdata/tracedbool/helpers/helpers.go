@@ -25,4 +25,4 @@ func pick(x jit.Array) jit.Array {
 }
 
 // Clean does not convert.
-func Clean(x jit.Array) jit.Array { return x.Sin() }
+func Clean(x jit.Array) jit.Array { return x.Sin() } // want Clean:`stages 1 ops; returns array:Sin`

@@ -14,7 +14,7 @@ type Adam struct {
 func NewAdam(lr float64) *Adam { return &Adam{LR: lr} }
 
 // Step applies one update and counts it.
-func (a *Adam) Step(p, g jit.Array) jit.Array { // want Step:`writes its receiver's Steps` Step:`stages 2 ops`
+func (a *Adam) Step(p, g jit.Array) jit.Array { // want Step:`writes its receiver's Steps; stages 2 ops`
 	a.Steps++
 	return p.Sub(g.Mul(a.LR))
 }

@@ -15,4 +15,4 @@ func Twice(x jit.Array) jit.Array { // want Twice:`stages 8 ops`
 }
 
 // Count stages nothing.
-func Count(n int) int { return n + 1 }
+func Count(n int) int { return n + 1 } // want Count:`returns \+\(p0 1\)`
