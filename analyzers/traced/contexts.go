@@ -332,6 +332,7 @@ func (f *flow) rootContext(r *Root) *Context {
 	env := &Env{Fn: fn, Params: make([]*Expr, len(fn.Params)), Frees: r.frees, Mode: exprTrue}
 	mapped, diff := transformFlags(r, len(fn.Params))
 	var passed [][]*Expr
+	var sites []any
 	if r.Wrapper != nil {
 		for _, cs := range f.callSites(fn) {
 			if cs.jitted != nil && cs.jitted.Site == r.Wrapper.Site {
@@ -340,6 +341,7 @@ func (f *flow) rootContext(r *Root) *Context {
 					args = append(args, choice(f.resolveUp(cs.caller, a, maxUpDepth)...))
 				}
 				passed = append(passed, args)
+				sites = append(sites, cs.instr)
 			}
 		}
 	}
@@ -357,11 +359,10 @@ func (f *flow) rootContext(r *Root) *Context {
 				vals = append(vals, args[i])
 			}
 		}
-		var v *Expr
-		if len(vals) > 0 && len(vals) == len(passed) {
-			v = choice(vals...)
+		if len(vals) != len(passed) {
+			vals = nil
 		}
-		env.Params[i] = pytree(p.Type(), v, fn, i, slices.Contains(r.Static, i), flags, 0)
+		env.Params[i] = pytree(p.Type(), vals, sites, fn, i, slices.Contains(r.Static, i), flags, 0)
 	}
 	return &Context{Fn: fn, Env: env, Root: r, flow: f}
 }

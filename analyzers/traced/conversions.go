@@ -187,7 +187,7 @@ func (r *Result) failsBefore(c *Context, instr ssa.Instruction) bool {
 func (r *Result) summaryContexts(fn *ssa.Function, i int) []*Context {
 	env := &Env{Fn: fn, Params: make([]*Expr, len(fn.Params)), Mode: exprTrue}
 	for k, p := range fn.Params {
-		env.Params[k] = pytree(p.Type(), nil, fn, k, k != i, "", 0)
+		env.Params[k] = pytree(p.Type(), nil, nil, fn, k, k != i, "", 0)
 	}
 	root := &Context{Fn: fn, Env: env, Root: &Root{Fn: fn}, flow: r.flow}
 	return r.flow.below(root)

@@ -3,6 +3,7 @@ package traced
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -138,8 +139,9 @@ func (s *summary) mapStatements() {
 		lo, hi := token.NoPos, token.NoPos
 		for b := range l.blocks {
 			for _, instr := range b.Instrs {
-				if _, isDebug := instr.(*ssa.DebugRef); isDebug {
-					continue
+				switch instr.(type) {
+				case *ssa.DebugRef, *ssa.Phi, *ssa.Alloc:
+					continue // they carry the position of a variable's declaration
 				}
 				if p := instr.Pos(); p.IsValid() {
 					if lo == token.NoPos || p < lo {
@@ -218,10 +220,10 @@ func (s *summary) solve(l *Loop) {
 		if stayIf == 1 {
 			c = op(token.NOT, c, nil)
 		}
-		if b == l.header {
-			l.pre = and(l.pre, c)
+		if b == l.header && !slices.Contains(latches, b) {
+			l.pre = and(l.pre, c) // tested before the body
 		} else {
-			l.post = and(l.post, c)
+			l.post = and(l.post, c) // tested after it (a rotated loop, a do-while)
 		}
 	}
 	if preds := outsidePreds(l); len(preds) == 1 {

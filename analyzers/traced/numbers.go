@@ -179,7 +179,25 @@ type evaluator struct {
 	// running are the loops whose iterations this evaluator is inside:
 	// their Iter atoms that are not fixed are not known.
 	running map[*Loop]bool
-	depth   int
+	// env binds the atoms of the function of the context being asked
+	// about: its loops' Iter atoms are evaluated with it.
+	env   *Env
+	depth int
+}
+
+// envOf is the environment for the Iter atoms of l (nil: unbound).
+func (ev *evaluator) envOf(l *Loop) *Env {
+	if ev.env != nil && ev.env.Fn == l.fn {
+		return ev.env
+	}
+	return nil
+}
+
+// valuesIn is the set of values e takes in a context with environment env.
+func (f *flow) valuesIn(e *Expr, env *Env) vset {
+	ev := f.newEvaluator()
+	ev.env = env
+	return ev.values(e)
 }
 
 func (f *flow) newEvaluator() *evaluator {
@@ -287,7 +305,11 @@ func (ev *evaluator) compute(e *Expr) vset {
 		}
 	case kInput:
 		if len(e.Args) > 0 {
-			return ev.values(e.Args[0])
+			sets := make([]vset, len(e.Args))
+			for i, a := range e.Args {
+				sets[i] = ev.values(a)
+			}
+			return union(sets...)
 		}
 	case kIter:
 		if v, ok := ev.fixed[keyOf(e)]; ok {
@@ -299,7 +321,7 @@ func (ev *evaluator) compute(e *Expr) vset {
 		if e.N < 0 || ev.running[e.Loop] {
 			return anything
 		}
-		return ev.overLoop(e.Loop, e, nil)
+		return ev.overLoop(e.Loop, e, ev.envOf(e.Loop))
 	case kAtExit:
 		return ev.atExit(e)
 	case kOver:
@@ -313,10 +335,14 @@ func (ev *evaluator) lengthOf(x *Expr) vset {
 	switch x.Kind {
 	case kInput:
 		if len(x.Args) > 0 {
-			return ev.values(length(x.Args[0]))
+			sets := make([]vset, len(x.Args))
+			for i, a := range x.Args {
+				sets[i] = ev.values(length(a))
+			}
+			return union(sets...)
 		}
 	case kIter:
-		return ev.overLoop(x.Loop, length(x), nil)
+		return ev.overLoop(x.Loop, length(x), ev.envOf(x.Loop))
 	}
 	return anything
 }

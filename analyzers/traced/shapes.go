@@ -19,7 +19,7 @@ func dimsOf(x *Expr) []*Expr {
 		return x.Dims
 	case kInput:
 		if len(x.Args) > 0 {
-			return dimsOf(x.Args[0])
+			return dimsOf(choice(x.Args...))
 		}
 	case kIface:
 		return []*Expr{} // a Go number operand: a scalar

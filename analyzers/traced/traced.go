@@ -81,7 +81,7 @@ func (f *flow) mayBeTrue(c *Expr) bool {
 	case kSelect:
 		return f.mayBeTrue(c.Args[1]) || f.mayBeTrue(c.Args[2])
 	}
-	for _, v := range f.values(c).vals {
+	for _, v := range f.valuesIn(c, nil).vals {
 		if v.Kind() == constant.Bool && constant.BoolVal(v) {
 			return true
 		}
@@ -93,15 +93,25 @@ func (f *flow) mayBeTrue(c *Expr) bool {
 // of the trace (traced unless static), the fields of a struct and the
 // elements of a slice are bound one by one (a `jit:"static"` field is
 // static), anything else is an input that holds no tracer. vals are the
-// values the calls pass (nil: not known).
-func pytree(t types.Type, vals *Expr, fn *ssa.Function, n int, static bool, flags string, depth int) *Expr {
+// values the calls pass, one per call (sites), nil when not known.
+func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, static bool, flags string, depth int) *Expr {
 	leaf := func(tr *Expr, name string) *Expr {
 		at := node(kInput)
 		at.Fn, at.N, at.Tr, at.Name, at.Type = fn, n, tr, name+flags, t
-		if vals != nil && vals.Kind != kUnknown {
-			at.Args = []*Expr{vals}
+		if known(vals) {
+			at.Args, at.Sites = vals, sites
 		}
 		return at.sized()
+	}
+	project := func(p func(*Expr) *Expr) []*Expr {
+		if vals == nil {
+			return nil
+		}
+		out := make([]*Expr, len(vals))
+		for i, v := range vals {
+			out[i] = p(v)
+		}
+		return out
 	}
 	if static {
 		return leaf(exprFalse, "static")
@@ -115,29 +125,16 @@ func pytree(t types.Type, vals *Expr, fn *ssa.Function, n int, static bool, flag
 		}
 		return leaf(exprFalse, "nonstatic")
 	}
-	at := func(x *Expr) *Expr {
-		if vals == nil {
-			return nil
-		}
-		return x
-	}
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
 		fields := make([]*Expr, u.NumFields())
 		for i := range fields {
-			var v *Expr
-			if vals != nil {
-				v = at(field(vals, i))
-			}
-			fields[i] = pytree(u.Field(i).Type(), v, fn, n, IsStaticTag(u.Tag(i)), flags, depth+1)
+			fv := project(func(v *Expr) *Expr { return field(v, i) })
+			fields[i] = pytree(u.Field(i).Type(), fv, sites, fn, n, IsStaticTag(u.Tag(i)), flags, depth+1)
 		}
 		return node(kStruct, fields...)
 	case *types.Pointer:
-		var v *Expr
-		if vals != nil {
-			v = at(load(vals))
-		}
-		return node(kPtr, pytree(u.Elem(), v, fn, n, false, flags, depth+1)).withSite("value")
+		return node(kPtr, pytree(u.Elem(), project(load), sites, fn, n, false, flags, depth+1)).withSite("value")
 	case *types.Slice, *types.Array:
 		var elem types.Type
 		switch s := u.(type) {
@@ -146,20 +143,26 @@ func pytree(t types.Type, vals *Expr, fn *ssa.Function, n int, static bool, flag
 		case *types.Array:
 			elem = s.Elem()
 		}
-		var l, v *Expr
-		if vals != nil {
-			l, v = length(vals), index(vals, unknown)
-		}
-		lenAt := node(kInput)
-		lenAt.Fn, lenAt.N, lenAt.Tr, lenAt.Name = fn, n, exprFalse, "len"
-		if l != nil && l.Kind != kUnknown {
-			lenAt.Args = []*Expr{l}
-		}
-		s := seq(lenAt.sized())
-		s.Tr = pytree(elem, v, fn, n, false, flags, depth+1)
+		lenAt := pytree(types.Typ[types.Int], project(length), sites, fn, n, true, "", depth+1)
+		lenAt.Name = "len" + flags
+		s := seq(lenAt)
+		s.Tr = pytree(elem, project(func(v *Expr) *Expr { return index(v, unknown) }), sites, fn, n, false, flags, depth+1)
 		return s
 	}
 	return leaf(exprTrue, "")
+}
+
+// known reports whether every value of vals is known at all.
+func known(vals []*Expr) bool {
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if v == nil || v.Kind == kUnknown {
+			return false
+		}
+	}
+	return true
 }
 
 // load is what a pointer value points to, without the memory of the

@@ -193,3 +193,42 @@ func TestZZCalls(t *testing.T) {
 		}
 	}
 }
+
+func TestZZLoops(t *testing.T) {
+	dir, pat, fnName := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG"), os.Getenv("DBG_FN")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, _ := packages.Load(cfg, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, c := range r.contexts {
+			if fnName != "" && c.Fn.Name() != fnName {
+				continue
+			}
+			s := r.flow.summary(c.Fn)
+			for _, l := range s.loops {
+				s.solve(l)
+				pos := "nostmt"
+				if l.Stmt != nil {
+					pos = r.Fset.Position(l.Stmt.Pos()).String()
+				}
+				ops := 0
+				for b := range l.blocks {
+					ops += r.contextOps(c, b)
+				}
+				fmt.Printf("loop %s in %s: trips=%s pre=%s post=%s enter=%s ops=%d\n", pos, c.Fn, l.trips, l.pre, l.post, l.enter, ops)
+				for k := range l.phis {
+					fmt.Printf("   phi %d init=%s next=%s\n", k, l.init[k], l.next[k])
+				}
+			}
+			for _, lc := range r.loopsIn(c) {
+				fmt.Printf("  count: %+v\n", lc)
+			}
+		}
+	}
+}
