@@ -15,6 +15,10 @@ import (
 // callSite is a place that runs fn.
 type callSite struct {
 	caller *ssa.Function
+	// atoms is the function whose atoms args are written in: the caller,
+	// or, for a call through the caller's parameter (run(f.Call, 500, x)
+	// calling fn(...)), the caller's caller that binds it.
+	atoms *ssa.Function
 	// instr is the call (or the MakeClosure of a closure: then frees).
 	instr ssa.Instruction
 	args  []*Expr
@@ -22,6 +26,9 @@ type callSite struct {
 	// jitted is set for a call of a jitted function (f.Call): the
 	// wrapper made by the jit.Jit call Site.
 	jitted *Expr
+	// at is the call that sets the arguments (the outer call, for a call
+	// through a parameter), for messages.
+	at ssa.Instruction
 }
 
 // callSites returns the sites that run fn.
@@ -33,9 +40,17 @@ func (f *flow) callSites(fn *ssa.Function) []*callSite {
 }
 
 // buildCallers indexes every call and closure of the package by the
-// functions it can run.
+// functions it can run: first the calls whose callee the caller knows
+// itself, then those through a function-valued parameter or free
+// variable, bound by each place that runs the caller.
 func (f *flow) buildCallers() {
 	f.callers = map[*ssa.Function][]*callSite{}
+	type pending struct {
+		fn    *ssa.Function
+		instr ssa.CallInstruction
+		b     *ssa.BasicBlock
+	}
+	var later []pending
 	for _, fn := range f.funcs {
 		s := f.summary(fn)
 		for _, b := range fn.Blocks {
@@ -47,24 +62,45 @@ func (f *flow) buildCallers() {
 					for i, v := range x.Bindings {
 						frees[i] = s.operand(v, b)
 					}
-					f.callers[clo] = append(f.callers[clo], &callSite{caller: fn, instr: x, frees: frees})
+					f.callers[clo] = append(f.callers[clo], &callSite{caller: fn, atoms: fn, instr: x, frees: frees})
 				case ssa.CallInstruction:
 					c := x.Common()
-					args := make([]*Expr, len(c.Args))
-					for i, a := range c.Args {
-						args[i] = s.operand(a, b)
-					}
+					args := f.argsOf(s, c, b)
 					for _, t := range f.targets(s, c, b) {
-						cs := &callSite{caller: fn, instr: instr, args: t.args, frees: t.frees, jitted: t.jitted}
-						if cs.args == nil {
-							cs.args = args
-						}
-						f.callers[t.fn] = append(f.callers[t.fn], cs)
+						f.addSite(fn, fn, instr, args, t)
+					}
+					if !c.IsInvoke() && c.StaticCallee() == nil && s.operand(c.Value, b).mentions(func(a *Expr) bool { return isAtomOf(a, fn) }) {
+						later = append(later, pending{fn, x, b})
 					}
 				}
 			}
 		}
 	}
+	for _, p := range later {
+		s := f.summary(p.fn)
+		c := p.instr.Common()
+		for _, up := range append([]*callSite(nil), f.callers[p.fn]...) {
+			env := &Env{Fn: p.fn, Params: up.args, Frees: up.frees}
+			callee := f.subst(s.operand(c.Value, p.b), env)
+			args := f.argsOf(s, c, p.b)
+			for i := range args {
+				args[i] = f.subst(args[i], env)
+			}
+			for _, t := range f.valueTargets(callee) {
+				f.addSite(p.fn, up.atoms, p.instr, args, t).at = up.instr
+			}
+		}
+	}
+}
+
+// addSite records that instr in caller runs t.fn.
+func (f *flow) addSite(caller, atoms *ssa.Function, instr ssa.Instruction, args []*Expr, t target) *callSite {
+	cs := &callSite{caller: caller, atoms: atoms, instr: instr, args: t.args, frees: t.frees, jitted: t.jitted, at: instr}
+	if cs.args == nil {
+		cs.args = args
+	}
+	f.callers[t.fn] = append(f.callers[t.fn], cs)
+	return cs
 }
 
 // target is a function a call can run, with the arguments it receives
@@ -103,8 +139,14 @@ func (f *flow) targets(s *summary, c *ssa.CallCommon, b *ssa.BasicBlock) []targe
 		}
 		return nil
 	}
+	return f.valueTargets(s.operand(c.Value, b))
+}
+
+// valueTargets are the functions of the package that calling the function
+// value v can run.
+func (f *flow) valueTargets(v *Expr) []target {
 	var out []target
-	for _, v := range alternatives(s.operand(c.Value, b)) {
+	for _, v := range alternatives(v) {
 		switch {
 		case v.Kind == kFunc && v.Name == "jit.Call":
 			w := v.Args[0]

@@ -317,7 +317,7 @@ func (f *flow) resolveUp(fn *ssa.Function, e *Expr, depth int) []*Expr {
 	var out []*Expr
 	for _, cs := range f.callSites(fn) {
 		env := &Env{Fn: fn, Params: cs.args, Frees: cs.frees}
-		out = append(out, f.resolveUp(cs.caller, f.subst(e, env), depth-1)...)
+		out = append(out, f.resolveUp(cs.atoms, f.subst(e, env), depth-1)...)
 	}
 	if len(out) == 0 {
 		return []*Expr{e}
@@ -338,10 +338,10 @@ func (f *flow) rootContext(r *Root) *Context {
 			if cs.jitted != nil && cs.jitted.Site == r.Wrapper.Site {
 				var args []*Expr
 				for _, a := range cs.args {
-					args = append(args, choice(f.resolveUp(cs.caller, a, maxUpDepth)...))
+					args = append(args, choice(f.resolveUp(cs.atoms, a, maxUpDepth)...))
 				}
 				passed = append(passed, args)
-				sites = append(sites, cs.instr)
+				sites = append(sites, cs.at)
 			}
 		}
 	}
@@ -363,6 +363,11 @@ func (f *flow) rootContext(r *Root) *Context {
 			vals = nil
 		}
 		env.Params[i] = pytree(p.Type(), vals, sites, fn, i, slices.Contains(r.Static, i), flags, 0)
+		if in := env.Params[i]; !r.StaticKnown && in.Kind == kInput && strings.Contains(in.Name, "nonstatic") {
+			cp := *in
+			cp.Name = strings.Replace(in.Name, "nonstatic", "maybestatic", 1) // the options come from elsewhere
+			env.Params[i] = &cp
+		}
 	}
 	return &Context{Fn: fn, Env: env, Root: r, flow: f}
 }

@@ -367,6 +367,10 @@ func length(x *Expr) *Expr {
 		return sel(x.Args[0], length(x.Args[1]), length(x.Args[2]))
 	case kUnknown:
 		return unknown
+	case kAtExit, kOver:
+		e := *x
+		e.Args = []*Expr{length(x.Args[0])}
+		return e.sized()
 	}
 	return node(kLen, x)
 }

@@ -192,26 +192,67 @@ func (ev *evaluator) inside(l *Loop) *evaluator {
 
 // closed writes e, an expression of l's iteration, in terms of the
 // iteration number J when each Iter atom of l it mentions steps by a
-// constant (nil otherwise).
+// constant, or is a sequence whose length does (xs = append(xs, x)), or
+// keeps its value (nil otherwise).
 func (ev *evaluator) closed(l *Loop, e *Expr) *Expr {
 	ev.f.summary(l.fn).solve(l)
 	iters := map[atomKey]*Expr{}
 	ok := true
-	e.mentions(func(a *Expr) bool {
-		if a.Kind == kIter && a.Loop == l && a.N >= 0 {
+	seen := map[*Expr]bool{}
+	var visit func(a *Expr)
+	visit = func(a *Expr) {
+		if a == nil || seen[a] || !ok {
+			return
+		}
+		seen[a] = true
+		switch {
+		case a.Kind == kLen && a.Args[0].Kind == kIter && a.Args[0].Loop == l && a.Args[0].N >= 0:
+			k := a.Args[0].N
+			if c := lengthClosed(l, k); c != nil {
+				iters[lenKey(l, k)] = c
+				return
+			}
+		case a.Kind == kIter && a.Loop == l && a.N >= 0:
 			if a.N >= len(l.closed) || l.closed[a.N] == nil {
 				ok = false
-				return true
+				return
 			}
 			iters[keyOf(a)] = l.closed[a.N]
+			return
 		}
-		return false
-	})
+		for _, b := range a.Args {
+			visit(b)
+		}
+		visit(a.Tr)
+		if a.Env != nil {
+			for _, b := range a.Env.Params {
+				visit(b)
+			}
+			for _, b := range a.Env.Frees {
+				visit(b)
+			}
+		}
+	}
+	visit(e)
 	if !ok {
 		return nil
 	}
 	return (&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(e)
 }
+
+// lengthClosed is the length of phi k of l at iteration J when each
+// iteration adds the same number of elements to it (nil otherwise).
+func lengthClosed(l *Loop, k int) *Expr {
+	cur := length(iter(l, k))
+	d, ok := delta(length(l.next[k]), cur)
+	if !ok {
+		return nil
+	}
+	return op(token.ADD, length(l.init[k]), op(token.MUL, iterNum(l), constOf(d)))
+}
+
+// lenKey is the key under which the length of phi k of l is substituted.
+func lenKey(l *Loop, k int) atomKey { return atomKey{kind: kLen, n: k, loop: l} }
 
 // atExit is the value of an AtExit node: its expression at the state the
 // loop stops in.

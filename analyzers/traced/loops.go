@@ -241,8 +241,8 @@ func (s *summary) solve(l *Loop) {
 		if l.next[k] == iter(l, k) || l.next[k].Kind == kUnknown {
 			continue
 		}
-		if step, ok := delta(l.next[k], iter(l, k)); ok {
-			l.closed[k] = op(token.ADD, l.init[k], op(token.MUL, iterNum(l), constOf(step)))
+		if step := op(token.SUB, l.next[k], iter(l, k)); step.Kind != kUnknown && !mentionsLoop(step, l) {
+			l.closed[k] = op(token.ADD, l.init[k], op(token.MUL, iterNum(l), step))
 		}
 	}
 	l.trips = s.countingTrips(l)
@@ -290,17 +290,20 @@ func and(x, y *Expr) *Expr {
 }
 
 // countingTrips works out the trip count of a counting loop — a phi that
-// steps by a constant and an exit test that compares it (or it plus a
-// constant) with a value the loop does not change — as an expression of
-// the function's atoms.
+// steps by a value the loop does not change and an exit test that compares
+// it (or it plus such a value) with a value the loop does not change — as
+// an expression of the function's atoms.
 func (s *summary) countingTrips(l *Loop) *Expr {
 	for k := range l.phis {
-		step, ok := delta(l.next[k], iter(l, k))
-		if !ok {
+		step := l.next[k]
+		if step.Kind == kUnknown {
 			continue
 		}
-		c, ok := constOf(step).int64Of()
-		if !ok || c == 0 {
+		d := op(token.SUB, step, iter(l, k))
+		if d.Kind == kUnknown || mentionsLoop(d, l) {
+			continue
+		}
+		if c, ok := d.int64Of(); ok && c == 0 {
 			continue
 		}
 		for _, post := range []bool{false, true} {
@@ -309,7 +312,7 @@ func (s *summary) countingTrips(l *Loop) *Expr {
 				cond = l.post
 			}
 			for _, conj := range conjuncts(cond) {
-				if n := boundedTrips(l, k, c, conj, post); n != nil {
+				if n := boundedTrips(l, k, d, conj, post); n != nil {
 					if post {
 						l.exitPost = true
 						return op(token.MUL, sel(l.enter, exprTrue, exprFalse).asInt(), n)
@@ -320,6 +323,11 @@ func (s *summary) countingTrips(l *Loop) *Expr {
 		}
 	}
 	return nil
+}
+
+// mentionsLoop reports whether e reads l's state.
+func mentionsLoop(e *Expr, l *Loop) bool {
+	return e.mentions(func(a *Expr) bool { return a.Kind == kIter && a.Loop.within(l) })
 }
 
 // asInt turns a condition into 1 or 0 (for a count that needs the entry test).
@@ -342,9 +350,10 @@ func conjuncts(c *Expr) []*Expr {
 }
 
 // boundedTrips counts the iterations of l whose phi k, starting at its
-// init and stepping by c, passes the test cond (the test of iteration j
+// init and stepping by step, passes the test cond (the test of iteration j
 // reads the state of j, or for a test after the body the state of j-1).
-func boundedTrips(l *Loop, k int, c int64, cond *Expr, post bool) *Expr {
+// A step that is not a constant is taken to be positive.
+func boundedTrips(l *Loop, k int, step *Expr, cond *Expr, post bool) *Expr {
 	if cond.Kind == kOp && cond.Op == token.NOT && len(cond.Args) == 1 {
 		inner := cond.Args[0]
 		if inner.Kind != kOp || len(inner.Args) != 2 {
@@ -361,44 +370,43 @@ func boundedTrips(l *Loop, k int, c int64, cond *Expr, post bool) *Expr {
 	}
 	tok, x, y := cond.Op, cond.Args[0], cond.Args[1]
 	self := iter(l, k)
-	d, ok := delta(x, self)
-	if !ok {
-		d, ok = delta(y, self)
-		if !ok {
+	off := op(token.SUB, x, self)
+	if mentionsLoop(off, l) || off.Kind == kUnknown {
+		off = op(token.SUB, y, self)
+		if mentionsLoop(off, l) || off.Kind == kUnknown {
 			return nil
 		}
 		x, y = y, x
 		tok = map[token.Token]token.Token{token.LSS: token.GTR, token.LEQ: token.GEQ, token.GTR: token.LSS, token.GEQ: token.LEQ, token.NEQ: token.NEQ}[tok]
 	}
-	off, ok := constOf(d).int64Of()
-	if !ok || y.mentions(func(a *Expr) bool { return a.Kind == kIter && a.Loop.within(l) }) {
+	if mentionsLoop(y, l) {
 		return nil
 	}
 	if post {
-		off -= c // the test of iteration j reads the state of j-1
+		off = op(token.SUB, off, step) // the test of iteration j reads the state of j-1
 	}
 	init := l.init[k]
-	// Iteration j runs while init + j·c + off (tok) y.
+	c, constStep := step.int64Of()
+	down := constStep && c < 0
+	// Iteration j runs while init + j·step + off (tok) y.
 	var span *Expr
 	switch {
-	case c > 0 && tok == token.LSS:
-		span = op(token.SUB, op(token.SUB, y, intConst(off)), init)
-	case c > 0 && tok == token.LEQ:
-		span = op(token.ADD, op(token.SUB, op(token.SUB, y, intConst(off)), init), intConst(1))
-	case c < 0 && tok == token.GTR:
-		span = op(token.SUB, op(token.ADD, init, intConst(off)), y)
-	case c < 0 && tok == token.GEQ:
-		span = op(token.ADD, op(token.SUB, op(token.ADD, init, intConst(off)), y), intConst(1))
-	case tok == token.NEQ:
-		span = op(token.SUB, op(token.SUB, y, intConst(off)), init)
+	case !down && tok == token.LSS, !down && tok == token.NEQ:
+		span = op(token.SUB, op(token.SUB, y, off), init)
+	case !down && tok == token.LEQ:
+		span = op(token.ADD, op(token.SUB, op(token.SUB, y, off), init), intConst(1))
+	case down && tok == token.GTR:
+		span = op(token.SUB, op(token.ADD, init, off), y)
+	case down && tok == token.GEQ:
+		span = op(token.ADD, op(token.SUB, op(token.ADD, init, off), y), intConst(1))
 	default:
 		return nil
 	}
-	step := c
-	if step < 0 {
-		step = -step
+	size := step
+	if down {
+		size = intConst(-c)
 	}
-	n := op(token.QUO, op(token.ADD, span, intConst(step-1)), intConst(step))
+	n := op(token.QUO, op(token.SUB, op(token.ADD, span, size), intConst(1)), size)
 	if post {
 		return pure("max", []*Expr{intConst(1), n})
 	}

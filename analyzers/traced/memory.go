@@ -141,8 +141,9 @@ func (m *memory) read(p *Expr) *Expr {
 	var alts []*Expr
 	var grows []*Expr
 	covered := false
+	bt := baseType(p.Site)
 	for _, st := range stores {
-		v, ok := project(st, p.Args)
+		v, ok := project(st, p.Args, bt)
 		if !ok {
 			continue
 		}
@@ -188,7 +189,7 @@ func (m *memory) bind(v *Expr, p *Expr) *Expr {
 // project returns the part of a store that a read of path sees: all of it
 // (same path), part of it (a longer path: a field of a struct stored whole),
 // or ok false when the store is elsewhere.
-func project(st placed, path []*Expr) (*Expr, bool) {
+func project(st placed, path []*Expr, bt types.Type) (*Expr, bool) {
 	n := min(len(st.path), len(path))
 	for i := 0; i < n; i++ {
 		if !sameKey(st.path[i], path[i]) {
@@ -199,9 +200,18 @@ func project(st placed, path []*Expr) (*Expr, bool) {
 		return nil, false // a part of what is read: assembled by read
 	}
 	v := st.val
-	for _, k := range path[len(st.path):] {
-		if i, ok := k.int64Of(); ok && v.Kind == kStruct {
+	for j, k := range path[len(st.path):] {
+		t := typeAt(bt, path[:len(st.path)+j])
+		if _, isStruct := t.(*types.Struct); t != nil && isStruct {
+			i, _ := k.int64Of()
 			v = field(v, int(i))
+		} else if t != nil {
+			if _, isStruct := t.Underlying().(*types.Struct); isStruct {
+				i, _ := k.int64Of()
+				v = field(v, int(i))
+				continue
+			}
+			v = index(v, k)
 		} else {
 			v = index(v, k)
 		}

@@ -342,7 +342,20 @@ func (ev *evaluator) lengthOf(x *Expr) vset {
 			return union(sets...)
 		}
 	case kIter:
-		return ev.overLoop(x.Loop, length(x), ev.envOf(x.Loop))
+		l := x.Loop
+		l.sum.solve(l)
+		if x.N >= 0 && ev.running[l] {
+			if c := lengthClosed(l, x.N); c != nil {
+				if env := ev.envOf(l); env != nil {
+					c = ev.f.subst(c, env)
+				}
+				return ev.values(c) // at the iteration being evaluated
+			}
+			return anything
+		}
+		if x.N >= 0 {
+			return ev.overLoop(l, length(x), ev.envOf(l))
+		}
 	}
 	return anything
 }

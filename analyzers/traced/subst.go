@@ -97,6 +97,11 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 		}
 		return e
 	}
+	if e.Kind == kLen && e.Args[0].Kind == kIter && s.iters != nil {
+		if b, ok := s.iters[lenKey(e.Args[0].Loop, e.Args[0].N)]; ok {
+			return b
+		}
+	}
 	args, changed := s.args(e.Args)
 	var tr *Expr
 	if e.Tr != nil {

@@ -180,10 +180,9 @@ func (r *Result) countLoop(c *Context, s *summary, l *Loop) LoopCount {
 	f := r.flow
 	s.solve(l)
 	lc := LoopCount{Stmt: l.Stmt, Bound: r.boundText(l.Stmt)}
-	rs, isRange := l.Stmt.(*ast.RangeStmt)
-	sliceRange := isRange && !isIntType(r.Info.TypeOf(rs.X))
-	if sliceRange {
-		lc.Name = types.ExprString(sliceBase(rs.X))
+	slice := r.sliceOf(l.Stmt)
+	if slice != nil {
+		lc.Name = types.ExprString(sliceBase(slice))
 	}
 	if l.trips == nil {
 		lc.Source = "unknown"
@@ -203,38 +202,131 @@ func (r *Result) countLoop(c *Context, s *summary, l *Loop) LoopCount {
 	switch {
 	case !l.trips.mentions(func(a *Expr) bool { return isAtomOf(a, c.Fn) || a.Kind == kLoad || a.Kind == kIter }):
 		lc.Source = "constant"
-		if sliceRange {
-			lc.Source, lc.Length = "slice", n
+		if slice != nil {
+			lc.Source, lc.Length = "slice", r.sliceLength(c, slice, ev)
 		}
-	case in != nil && sliceRange && strings.HasPrefix(in.Name, "len"):
+	case in != nil && slice != nil && strings.HasPrefix(in.Name, "len"):
 		lc.Source = "slice-call"
 		r.fromSites(&lc, in)
 		if !lc.Known {
 			lc.Source = r.dataSource(&lc, in)
 		}
-	case in != nil && strings.Contains(in.Name, "static") && !strings.Contains(in.Name, "nonstatic") && in.Tr == exprFalse && !sliceRange:
+	case in != nil && strings.Contains(in.Name, "static") && !strings.Contains(in.Name, "nonstatic") && !strings.Contains(in.Name, "maybestatic") && slice == nil:
 		lc.Source, lc.Name = "static", rootParamName(in)
 		r.fromSites(&lc, in)
 	case in != nil && strings.Contains(in.Name, "nonstatic") && !known:
 		lc.Source, lc.Name = "nonstatic", rootParamName(in)
-	case sliceRange && known:
-		lc.Source, lc.Length = "slice", r.sliceLength(c, rs, ev)
-	case bind != nil && c.Parent != nil && known && !bind.mentions(func(a *Expr) bool { return a.Kind == kInput }):
+	case slice != nil && known:
+		lc.Source, lc.Length = "slice", r.sliceLength(c, slice, ev)
+	case bind != nil && c.Parent != nil && known && lc.Bound == c.Fn.Params[param].Name() && !bind.mentions(func(a *Expr) bool { return a.Kind == kInput }):
 		lc.Source, lc.Name = "argument", c.Fn.Params[param].Name()
 		if call := r.callAt(c.Call); call != nil {
 			lc.Site = call.Pos()
 		}
 	case known:
-		lc.Source = "value"
+		lc.Source, lc.Length = "value", r.boundValue(c, l, ev, n)
 	case inst.mentions(func(a *Expr) bool { return a.Kind == kShape || a.Kind == kInput && a.Type != nil && IsArray(a.Type) }):
 		lc.Source = "shape"
-		if sliceRange {
-			lc.Source = "shape-slice"
+		if slice != nil {
+			lc.Source, lc.Bound = "shape-slice", r.lengthSource(c, slice)
 		}
 	default:
 		lc.Source = "unknown"
 	}
 	return lc
+}
+
+// sliceOf is the slice a loop walks: what a range loop ranges over, or
+// the x of a counting loop bounded by len(x) (for t := len(xs) - 1; t >= 0;
+// t--); nil for other loops.
+func (r *Result) sliceOf(stmt ast.Stmt) ast.Expr {
+	switch s := stmt.(type) {
+	case *ast.RangeStmt:
+		if !isIntType(r.Info.TypeOf(s.X)) {
+			return s.X
+		}
+	case *ast.ForStmt:
+		var found ast.Expr
+		for _, n := range []ast.Node{s.Init, s.Cond} {
+			if n == nil {
+				continue
+			}
+			ast.Inspect(n, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok && len(call.Args) == 1 {
+					if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "len" {
+						if _, builtin := r.Info.Uses[id].(*types.Builtin); builtin {
+							found = call.Args[0]
+						}
+					}
+				}
+				return found == nil
+			})
+		}
+		return found
+	}
+	return nil
+}
+
+// boundValue is the largest value of the loop's bound expression in c
+// (cfg.Order), or n when it is not known.
+func (r *Result) boundValue(c *Context, l *Loop, ev *evaluator, n int64) int64 {
+	fs, ok := l.Stmt.(*ast.ForStmt)
+	if !ok {
+		return n
+	}
+	b, ok := fs.Cond.(*ast.BinaryExpr)
+	if !ok {
+		return n
+	}
+	e := b.Y
+	if id := counterOf(fs); id != nil && mentionsIdent(b.Y, id.Name) && !mentionsIdent(b.X, id.Name) {
+		e = b.X
+	}
+	v, _ := c.Fn.ValueForExpr(e)
+	if v == nil {
+		return n
+	}
+	if m, ok := ev.values(c.value(v, l.header)).max(); ok {
+		return m
+	}
+	return n
+}
+
+// lengthSource is the source of the length of a slice made with make
+// (make([]jit.Array, x.Shape()[0])), here or in the helper that returns it.
+func (r *Result) lengthSource(c *Context, slice ast.Expr) string {
+	v, _ := c.Fn.ValueForExpr(slice)
+	if v == nil {
+		return types.ExprString(slice)
+	}
+	var mk *ssa.MakeSlice
+	c.value(v, nil).mentions(func(a *Expr) bool {
+		if a.Kind == kSeq {
+			if p, ok := a.Site.(*Expr); ok && p.Kind == kPtr {
+				mk, _ = p.Site.(*ssa.MakeSlice)
+			}
+		}
+		return mk != nil
+	})
+	if mk != nil {
+		if e := exprOf(mk.Parent(), mk.Len); e != nil {
+			return types.ExprString(e)
+		}
+	}
+	return types.ExprString(slice)
+}
+
+// exprOf returns the source expression of an SSA value (from the debug
+// information of its function), or nil.
+func exprOf(fn *ssa.Function, v ssa.Value) ast.Expr {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ref, ok := instr.(*ssa.DebugRef); ok && ref.X == v && !ref.IsAddr {
+				return ref.Expr
+			}
+		}
+	}
+	return nil
 }
 
 // fromSites fills the count of a loop bounded by the root input in from
@@ -283,8 +375,11 @@ func (r *Result) dataSource(lc *LoopCount, in *Expr) string {
 		var built *Loop
 		v.mentions(func(a *Expr) bool {
 			if (a.Kind == kAtExit || a.Kind == kOver) && a.Loop.Stmt != nil {
-				if _, isRange := a.Loop.Stmt.(*ast.RangeStmt); isRange {
-					built = a.Loop
+				if rs, isRange := a.Loop.Stmt.(*ast.RangeStmt); isRange && !isIntType(r.Info.TypeOf(rs.X)) {
+					ev := r.flow.newEvaluator()
+					if _, known := ev.trips(a.Loop, a.Env); !known {
+						built = a.Loop // a loop over data whose length is not known
+					}
 				}
 			}
 			return built != nil
@@ -305,15 +400,15 @@ func (r *Result) dataSource(lc *LoopCount, in *Expr) string {
 
 // sliceLength is the length of the slice a range loop walks (before a
 // skipped prefix: xs[1:] of a 40-element xs is 40).
-func (r *Result) sliceLength(c *Context, rs *ast.RangeStmt, ev *evaluator) int64 {
-	if se, ok := ast.Unparen(rs.X).(*ast.SliceExpr); ok && se.High == nil && se.Low != nil {
+func (r *Result) sliceLength(c *Context, x ast.Expr, ev *evaluator) int64 {
+	if se, ok := ast.Unparen(x).(*ast.SliceExpr); ok && se.High == nil && se.Low != nil {
 		if v, _ := c.Fn.ValueForExpr(se.X); v != nil {
 			if n, ok := ev.values(length(c.value(v, nil))).max(); ok {
 				return n
 			}
 		}
 	}
-	if v, _ := c.Fn.ValueForExpr(rs.X); v != nil {
+	if v, _ := c.Fn.ValueForExpr(x); v != nil {
 		if n, ok := ev.values(length(c.value(v, nil))).max(); ok {
 			return n
 		}

@@ -68,7 +68,7 @@ func explain(r *traced.Result, l traced.LoopCount, max int64) (analysis.Diagnost
 			d.Message = fmt.Sprintf("%s is called here from traced code, and its loop at %s is unrolled into the trace %d times for these arguments → %s; %s",
 				traced.CalleeName(l.Callee), l.Problem.Pos, l.N, eq, advice)
 		default:
-			d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d) → %s; %s", l.N, l.Bound, l.N, eq, advice)
+			d.Message = fmt.Sprintf("loop is unrolled into the trace up to %d times (%s is %d) → %s; %s", l.N, l.Bound, l.Length, eq, advice)
 		}
 		return d, true
 	}
@@ -85,7 +85,7 @@ func explain(r *traced.Result, l traced.LoopCount, max int64) (analysis.Diagnost
 	case "shape":
 		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of a shape (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s", l.Bound, ops, advice)
 	case "shape-slice":
-		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, whose length is a size of an array, about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s", l.Name, ops, advice)
+		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, whose length is a size of an array (%s), about %d equations each: the unrolled length grows with the input, with a new program for each shape; %s", l.Name, l.Bound, ops, advice)
 	case "data":
 		d.Message = fmt.Sprintf("loop is unrolled into the trace once per element of %s, and the call at %s passes a slice built by ranging over %s: the unrolled length grows with the data (about %d equations per element); %s", l.Name, where(), l.Passed, ops, advice)
 	default:

@@ -85,7 +85,7 @@ func runLocalCopy() {
 func rsMakePenalty(cfg rsLoss) func(w jit.Array) jit.Array {
 	return func(w jit.Array) jit.Array {
 		term, sum := w, w
-		for n := 2; n <= cfg.Order; n++ { // want `unrolled into the trace up to 40 times \(cfg.Order is 40\)`
+		for n := 2; n <= cfg.Order; n++ { // want `unrolled into the trace up to 39 times \(cfg.Order is 40\)`
 			term = term.Mul(w).Div(float64(n))
 			sum = sum.Add(term)
 		}
