@@ -308,7 +308,9 @@ func (f *flow) staticArgnums(fn *ssa.Function, opts *Expr) ([]int, bool) {
 // free variables, else e bound by each call or closure, followed up
 // through callers up to depth.
 func (f *flow) resolveUp(fn *ssa.Function, e *Expr, depth int) []*Expr {
-	if !e.mentions(func(a *Expr) bool { return (a.Kind == kParam || a.Kind == kFree) && a.Fn == fn }) {
+	if !e.mentions(func(a *Expr) bool {
+		return (a.Kind == kParam || a.Kind == kFree) && a.Fn == fn || (a.Kind == kPtr || a.Kind == kAtExit || a.Kind == kOver) && a.Env == nil && a.owner() == fn
+	}) {
 		return []*Expr{e}
 	}
 	if depth == 0 {

@@ -127,7 +127,7 @@ func (r *Result) conversionAt(c *Context, call ssa.CallInstruction, b *ssa.Basic
 	if !ok || hostConversions[m] == "" || len(call.Common().Args) == 0 {
 		return Conversion{}, false
 	}
-	if !r.flow.maybeTraced(c.value(call.Common().Args[0], b), c.Env) {
+	if !r.flow.maybeTraced(c.value(call.Common().Args[0], b), c) {
 		return Conversion{}, false
 	}
 	expr := r.callAt(call)
@@ -151,7 +151,7 @@ func (r *Result) argTraced(c *Context, call ssa.CallInstruction, b *ssa.BasicBlo
 	if i >= len(args) {
 		return false
 	}
-	return r.flow.maybeTraced(c.value(args[i], b), c.Env)
+	return r.flow.maybeTraced(c.value(args[i], b), c)
 }
 
 // failsBefore reports whether the trace of c fails before instr runs: a

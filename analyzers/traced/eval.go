@@ -304,6 +304,8 @@ func elemAddr(x, i *Expr) *Expr {
 		}
 		v := index(x, i)
 		return node(kPtr, v).withSite("value")
+	case kShape:
+		return node(kPtr, index(x, i)).withSite("value") // x.Shape()[i]
 	case kChoice:
 		alts := make([]*Expr, len(x.Args))
 		for k, a := range x.Args {

@@ -509,3 +509,32 @@ func (e *Expr) mentions(pred func(*Expr) bool) bool {
 }
 
 func constOfString(s string) *Expr { return constOf(constant.MakeString(s)) }
+
+// walk calls visit for e and the nodes below it (through environments),
+// each once; visit returns false to skip a node's operands.
+func (e *Expr) walk(visit func(*Expr) bool) {
+	seen := map[*Expr]bool{}
+	var rec func(*Expr)
+	rec = func(x *Expr) {
+		if x == nil || seen[x] {
+			return
+		}
+		seen[x] = true
+		if !visit(x) {
+			return
+		}
+		for _, a := range x.Args {
+			rec(a)
+		}
+		rec(x.Tr)
+		if x.Env != nil {
+			for _, b := range x.Env.Params {
+				rec(b)
+			}
+			for _, b := range x.Env.Frees {
+				rec(b)
+			}
+		}
+	}
+	rec(e)
+}

@@ -180,7 +180,7 @@ func (ev *evaluator) with(l *Loop, v constant.Value) *evaluator {
 // inside is a new evaluator for the iterations of l: what this one fixes,
 // and l running.
 func (ev *evaluator) inside(l *Loop) *evaluator {
-	sub := &evaluator{f: ev.f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, ranges: ev.ranges, running: map[*Loop]bool{l: true}, env: ev.env, depth: ev.depth}
+	sub := &evaluator{f: ev.f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, ranges: ev.ranges, running: map[*Loop]bool{l: true}, ctx: ev.ctx, depth: ev.depth}
 	for a, b := range ev.fixed {
 		sub.fixed[a] = b
 	}

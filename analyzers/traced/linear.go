@@ -30,6 +30,7 @@ type atomKey struct {
 	loop *Loop
 	site any
 	x    *Expr
+	s    string
 }
 
 func keyOf(x *Expr) atomKey {
@@ -40,6 +41,9 @@ func keyOf(x *Expr) atomKey {
 		return atomKey{kind: x.Kind, n: x.N, loop: x.Loop}
 	case kFresh:
 		return atomKey{kind: x.Kind, site: x.Site}
+	}
+	if x.depth <= 4 {
+		return atomKey{s: x.String()} // small expressions by their form: len(xs) - len(xs) is 0
 	}
 	return atomKey{x: x}
 }

@@ -135,13 +135,42 @@ func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
 	return fresh(instr)
 }
 
-// read is the value at the resolved pointer p.
+// read is the value at the resolved pointer p. A struct (or a small
+// array) is read field by field, so that what is stored whole and what is
+// stored into its fields are both seen.
 func (m *memory) read(p *Expr) *Expr {
+	bt := baseType(p.Site)
+	if t := typeAt(bt, p.Args); t != nil && len(p.Args) < 4 && !opaque(t) {
+		var parts int
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			parts = u.NumFields()
+		case *types.Array:
+			if u.Len() <= maxElems {
+				parts = int(u.Len())
+			}
+		}
+		if parts > 0 {
+			elems := make([]*Expr, parts)
+			for i := range elems {
+				q := *p
+				q.Args = append(append([]*Expr(nil), p.Args...), intConst(int64(i)))
+				q.Env = nil
+				elems[i] = m.read(&q)
+			}
+			var whole *Expr
+			if _, isStruct := t.Underlying().(*types.Struct); isStruct {
+				whole = node(kStruct, elems...)
+			} else {
+				whole = seq(intConst(int64(parts)), elems...)
+			}
+			return m.bind(whole, p)
+		}
+	}
 	stores := m.storesAt(p.Site)
 	var alts []*Expr
 	var grows []*Expr
 	covered := false
-	bt := baseType(p.Site)
 	for _, st := range stores {
 		v, ok := project(st, p.Args, bt)
 		if !ok {
@@ -154,20 +183,8 @@ func (m *memory) read(p *Expr) *Expr {
 		}
 		alts = append(alts, v)
 	}
-	if !covered {
-		if t := typeAt(baseType(p.Site), p.Args); t != nil {
-			if st, ok := t.Underlying().(*types.Struct); ok && len(p.Args) < 4 {
-				// A struct read whole: each field from its own stores.
-				fields := make([]*Expr, st.NumFields())
-				for i := range fields {
-					q := *p
-					q.Args = append(append([]*Expr(nil), p.Args...), intConst(int64(i)))
-					fields[i] = m.read(&q)
-				}
-				return m.bind(node(kStruct, fields...), p)
-			}
-			alts = append(alts, zeroOf(t))
-		}
+	if t := typeAt(bt, p.Args); !covered && t != nil || len(alts) == 0 && len(grows) > 0 && t != nil {
+		alts = append(alts, zeroOf(t))
 	}
 	v := choice(alts...)
 	for _, g := range grows {
@@ -175,6 +192,13 @@ func (m *memory) read(p *Expr) *Expr {
 		v = seqAny(op(token.ADD, length(v), length(g)), append(elements(v), elements(g)...))
 	}
 	return m.bind(v, p)
+}
+
+// opaque reports whether values of t are not taken apart: the jit
+// package's own types (an Array is a value, not its fields).
+func opaque(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && IsJitPath(n.Obj().Pkg().Path())
 }
 
 // bind instantiates v, in the atoms of the base's function, with the

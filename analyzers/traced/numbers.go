@@ -4,6 +4,8 @@ import (
 	"go/constant"
 	"go/token"
 	"math"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // Numbers: the values an expression can take, as a few constants or a
@@ -156,8 +158,8 @@ func binary(tok token.Token, x, y vset) vset {
 			return vset{lo: xl * yl, hi: xh * yh, bounded: true}
 		}
 	case token.QUO:
-		if xl >= 0 && yl > 0 {
-			return vset{lo: xl / yh, hi: xh / yl, bounded: true}
+		if yl > 0 {
+			return vset{lo: min(xl/yl, xl/yh), hi: max(xh/yl, xh/yh), bounded: true}
 		}
 	case token.REM:
 		if yl > 0 && xl >= 0 {
@@ -179,24 +181,54 @@ type evaluator struct {
 	// running are the loops whose iterations this evaluator is inside:
 	// their Iter atoms that are not fixed are not known.
 	running map[*Loop]bool
-	// env binds the atoms of the function of the context being asked
-	// about: its loops' Iter atoms are evaluated with it.
-	env   *Env
+	// visiting are the projections of loop state being computed.
+	visiting map[string]bool
+	// ctx is the context being asked about: the Iter atoms of its
+	// function's loops (and its callers', which reach it through
+	// arguments) are evaluated with their environments.
+	ctx   *Context
 	depth int
 }
 
+// freeLoop returns a loop whose state e (not a bare atom) reads and that
+// this evaluator has not fixed, or nil.
+func (ev *evaluator) freeLoop(e *Expr) *Loop {
+	if e.Kind == kIter || e.Kind == kAtExit || e.Kind == kOver || e.depth == 0 {
+		return nil
+	}
+	var found *Loop
+	e.walk(func(a *Expr) bool {
+		if found != nil || a.Kind == kAtExit || a.Kind == kOver {
+			return false // their loops' atoms are theirs
+		}
+		if a.Kind == kIter && a.N >= 0 && !ev.running[a.Loop] {
+			if _, fixed := ev.fixed[keyOf(a)]; !fixed {
+				found = a.Loop
+			}
+		}
+		return true
+	})
+	return found
+}
+
 // envOf is the environment for the Iter atoms of l (nil: unbound).
-func (ev *evaluator) envOf(l *Loop) *Env {
-	if ev.env != nil && ev.env.Fn == l.fn {
-		return ev.env
+func (ev *evaluator) envOf(l *Loop) *Env { return ev.ctx.envFor(l.fn) }
+
+// envFor is the environment of fn in c or the contexts that called it
+// (nil when none runs fn).
+func (c *Context) envFor(fn *ssa.Function) *Env {
+	for ; c != nil; c = c.Parent {
+		if c.Fn == fn {
+			return c.Env
+		}
 	}
 	return nil
 }
 
-// valuesIn is the set of values e takes in a context with environment env.
-func (f *flow) valuesIn(e *Expr, env *Env) vset {
+// valuesAt is the set of values e takes in context c.
+func (f *flow) valuesAt(e *Expr, c *Context) vset {
 	ev := f.newEvaluator()
-	ev.env = env
+	ev.ctx = c
 	return ev.values(e)
 }
 
@@ -216,7 +248,15 @@ func (ev *evaluator) values(e *Expr) vset {
 	}
 	ev.memo[e] = anything // a cycle gives anything
 	ev.depth++
-	s := ev.compute(e)
+	var s vset
+	if l := ev.freeLoop(e); l != nil {
+		// The Iter atoms of one loop take their values together: t - (t -
+		// 8) is 8 at every iteration, not anything from t's range minus
+		// anything from it.
+		s = ev.overLoop(l, e, ev.envOf(l))
+	} else {
+		s = ev.compute(e)
+	}
 	ev.depth--
 	ev.memo[e] = s
 	return s
@@ -293,9 +333,24 @@ func (ev *evaluator) compute(e *Expr) vset {
 		return ev.pure(e)
 	case kSeq:
 		return anything
+	case kField:
+		if base := projRoot(e); base.Kind == kIter && base.N >= 0 {
+			return ev.carried(e, base)
+		}
 	case kLen:
 		return ev.lengthOf(e.Args[0])
 	case kIndex:
+		if sh := e.Args[0]; sh.Kind == kShape {
+			if d := ev.arrayDims(sh.Args[0]); d != nil {
+				if k, ok := e.Args[1].int64Of(); ok && k >= 0 && int(k) < len(d) {
+					return ev.values(d[k])
+				}
+			}
+			return anything
+		}
+		if base := projRoot(e); base.Kind == kIter && base.N >= 0 {
+			return ev.carried(e, base)
+		}
 		if elems := elements(e.Args[0]); elems != nil {
 			sets := make([]vset, len(elems))
 			for i, a := range elems {
@@ -328,6 +383,78 @@ func (ev *evaluator) compute(e *Expr) vset {
 		return ev.overLoop(e.Loop, e.Args[0], e.Env)
 	}
 	return anything
+}
+
+// arrayDims are the dims of the array x: known, or for a loop's state
+// that every iteration gives the same shape (a carry that keeps its shape:
+// window = Concatenate(0, window.Slice(1, n), next)), its initial dims.
+func (ev *evaluator) arrayDims(x *Expr) []*Expr {
+	if d := dimsOf(x); d != nil || x.Kind != kIter || x.N < 0 {
+		return d
+	}
+	l := x.Loop
+	l.sum.solve(l)
+	env := ev.envOf(l)
+	bind := func(e *Expr) *Expr {
+		if env != nil {
+			return ev.f.subst(e, env)
+		}
+		return e
+	}
+	init := bind(l.init[x.N])
+	d0 := dimsOf(init)
+	if d0 == nil {
+		return nil
+	}
+	sub := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): init}}
+	d1 := dimsOf(sub.do(bind(l.next[x.N])))
+	if len(d1) != len(d0) {
+		return nil
+	}
+	for i := range d0 {
+		if d, ok := delta(d1[i], d0[i]); !ok || constant.Sign(d) != 0 {
+			return nil
+		}
+	}
+	return d0
+}
+
+// projRoot is the value a chain of fields, elements and lengths starts
+// from.
+func projRoot(e *Expr) *Expr {
+	for e.Kind == kField || e.Kind == kIndex || e.Kind == kLen {
+		e = e.Args[0]
+	}
+	return e
+}
+
+// carried is the set of values of a projection of a loop's state (a
+// field of a struct carried through the loop, fine = step.Call(fine)):
+// what the loop starts it as, or what the body makes of it. A projection
+// met again while computing it adds nothing (the least fixed point).
+func (ev *evaluator) carried(e, base *Expr) vset {
+	key := e.String()
+	if ev.visiting[key] {
+		return vset{vals: []constant.Value{}}
+	}
+	if ev.visiting == nil {
+		ev.visiting = map[string]bool{}
+	}
+	ev.visiting[key] = true
+	defer delete(ev.visiting, key)
+	l := base.Loop
+	l.sum.solve(l)
+	sub := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}}
+	var out []vset
+	for _, from := range []*Expr{l.init[base.N], l.next[base.N]} {
+		if env := ev.envOf(l); env != nil {
+			from = ev.f.subst(from, env)
+		}
+		sub.iters = map[atomKey]*Expr{keyOf(base): from}
+		sub.memo = map[*Expr]*Expr{}
+		out = append(out, ev.values(sub.do(e)))
+	}
+	return union(out...)
 }
 
 // lengthOf is the set of lengths of the sequence x.

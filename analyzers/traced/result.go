@@ -230,7 +230,7 @@ func (r *Result) IsTraced(e ast.Expr) bool {
 		if v == nil {
 			continue
 		}
-		if r.flow.maybeTraced(c.value(v, nil), c.Env) {
+		if r.flow.maybeTraced(c.value(v, nil), c) {
 			return true
 		}
 	}

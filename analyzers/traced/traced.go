@@ -15,19 +15,20 @@ import (
 // without a shape, or captured from outside and read without an operation —
 // are not.
 
-// tracedness is whether e holds a tracer, as a boolean expression; env
-// binds the atoms of the function whose loops e's Iter atoms are of.
-func (f *flow) tracedness(e *Expr, env *Env) *Expr {
-	return f.tracednessOf(e, env, map[*Expr]bool{})
+// tracedness is whether e, a value of context c, holds a tracer, as a
+// boolean expression (the Iter atoms of c's loops, and its callers', are
+// bound by their environments).
+func (f *flow) tracedness(e *Expr, c *Context) *Expr {
+	return f.tracednessOf(e, c, nil, map[*Expr]bool{})
 }
 
-func (f *flow) tracednessOf(e *Expr, env *Env, seen map[*Expr]bool) *Expr {
+func (f *flow) tracednessOf(e *Expr, c *Context, env *Env, seen map[*Expr]bool) *Expr {
 	if seen[e] {
 		return unknown // a cycle through a loop's state
 	}
 	seen[e] = true
 	defer delete(seen, e)
-	tracedness := func(x *Expr) *Expr { return f.tracednessOf(x, env, seen) }
+	tracedness := func(x *Expr) *Expr { return f.tracednessOf(x, c, env, seen) }
 	switch e.Kind {
 	case kIter:
 		// A loop's state: what it starts as, or what the body makes of it.
@@ -38,12 +39,15 @@ func (f *flow) tracednessOf(e *Expr, env *Env, seen map[*Expr]bool) *Expr {
 				if env != nil && env.Fn == l.fn {
 					return f.subst(x, env)
 				}
+				if e := c.envFor(l.fn); e != nil {
+					return f.subst(x, e)
+				}
 				return x
 			}
 			return choice(tracedness(bind(l.init[e.N])), tracedness(bind(l.next[e.N])))
 		}
 	case kAtExit, kOver:
-		return f.tracednessOf(e.Args[0], e.Env, seen)
+		return f.tracednessOf(e.Args[0], c, e.Env, seen)
 	case kArray, kInput:
 		if e.Tr != nil {
 			return e.Tr
@@ -64,8 +68,8 @@ func (f *flow) tracednessOf(e *Expr, env *Env, seen map[*Expr]bool) *Expr {
 	return unknown
 }
 
-// maybeTraced reports whether e can hold a tracer (env as for tracedness).
-func (f *flow) maybeTraced(e *Expr, env *Env) bool { return f.mayBeTrue(f.tracedness(e, env)) }
+// maybeTraced reports whether e, a value of context c, can hold a tracer.
+func (f *flow) maybeTraced(e *Expr, c *Context) bool { return f.mayBeTrue(f.tracedness(e, c)) }
 
 // mayBeTrue reports whether the condition c can be true: one of its
 // alternatives can.
@@ -81,7 +85,7 @@ func (f *flow) mayBeTrue(c *Expr) bool {
 	case kSelect:
 		return f.mayBeTrue(c.Args[1]) || f.mayBeTrue(c.Args[2])
 	}
-	for _, v := range f.valuesIn(c, nil).vals {
+	for _, v := range f.values(c).vals {
 		if v.Kind() == constant.Bool && constant.BoolVal(v) {
 			return true
 		}
@@ -119,9 +123,12 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 	if IsArray(t) {
 		return leaf(exprTrue, "")
 	}
-	if depth > 3 || !ContainsArray(t) {
+	if _, isStruct := t.Underlying().(*types.Struct); depth > 3 || !ContainsArray(t) && !(isStruct && depth > 0) {
 		if ContainsArray(t) {
 			return leaf(exprTrue, "")
+		}
+		if depth > 0 {
+			return leaf(exprFalse, "value") // a Go value inside a pytree
 		}
 		return leaf(exprFalse, "nonstatic")
 	}
@@ -131,6 +138,9 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 		for i := range fields {
 			fv := project(func(v *Expr) *Expr { return field(v, i) })
 			fields[i] = pytree(u.Field(i).Type(), fv, sites, fn, n, IsStaticTag(u.Tag(i)), flags, depth+1)
+			if fields[i].Kind == kInput {
+				fields[i].Name = "field " + fields[i].Name // a leaf below the parameter
+			}
 		}
 		return node(kStruct, fields...)
 	case *types.Pointer:

@@ -190,7 +190,7 @@ func (r *Result) countLoop(c *Context, s *summary, l *Loop) LoopCount {
 	}
 	inst := f.subst(l.trips, c.Env)
 	ev := f.newEvaluator()
-	ev.env = c.Env
+	ev.ctx = c
 	n, known := ev.values(inst).max()
 	lc.N, lc.Known = n, known
 	param := firstParam(l.trips, c.Fn)
@@ -211,10 +211,10 @@ func (r *Result) countLoop(c *Context, s *summary, l *Loop) LoopCount {
 		if !lc.Known {
 			lc.Source = r.dataSource(&lc, in)
 		}
-	case in != nil && strings.Contains(in.Name, "static") && !strings.Contains(in.Name, "nonstatic") && !strings.Contains(in.Name, "maybestatic") && slice == nil:
+	case in != nil && strings.HasPrefix(in.Name, "static") && slice == nil && (!known || sitesMax(r, in) == n):
 		lc.Source, lc.Name = "static", rootParamName(in)
 		r.fromSites(&lc, in)
-	case in != nil && strings.Contains(in.Name, "nonstatic") && !known:
+	case in != nil && strings.HasPrefix(in.Name, "nonstatic") && !known:
 		lc.Source, lc.Name = "nonstatic", rootParamName(in)
 	case slice != nil && known:
 		lc.Source, lc.Length = "slice", r.sliceLength(c, slice, ev)
@@ -225,7 +225,7 @@ func (r *Result) countLoop(c *Context, s *summary, l *Loop) LoopCount {
 		}
 	case known:
 		lc.Source, lc.Length = "value", r.boundValue(c, l, ev, n)
-	case inst.mentions(func(a *Expr) bool { return a.Kind == kShape || a.Kind == kInput && a.Type != nil && IsArray(a.Type) }):
+	case inst.mentions(func(a *Expr) bool { return a.Kind == kShape }):
 		lc.Source = "shape"
 		if slice != nil {
 			lc.Source, lc.Bound = "shape-slice", r.lengthSource(c, slice)
@@ -327,6 +327,20 @@ func exprOf(fn *ssa.Function, v ssa.Value) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// sitesMax is the largest value the calls pass to the root input in (-1
+// when one is not known).
+func sitesMax(r *Result, in *Expr) int64 {
+	most := int64(-1)
+	for _, v := range in.Args {
+		n, ok := r.flow.values(v).max()
+		if !ok {
+			return -1
+		}
+		most = max(most, n)
+	}
+	return most
 }
 
 // fromSites fills the count of a loop bounded by the root input in from
@@ -436,7 +450,7 @@ func (r *Result) externalLoops(c *Context, call ssa.CallInstruction, b *ssa.Basi
 			args[k] = c.value(a, b)
 		}
 		trips := r.flow.subst(decode(p.Trips, fn), &Env{Fn: fn, Params: args})
-		n, known := r.flow.valuesIn(trips, c.Env).max()
+		n, known := r.flow.valuesAt(trips, c).max()
 		out = append(out, LoopCount{Call: expr, N: n, Known: known, Ops: p.Ops, Source: "external", Callee: fn.Object().(*types.Func), Problem: p, Related: r.related(c)})
 	}
 	return out

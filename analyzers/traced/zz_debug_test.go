@@ -232,3 +232,85 @@ func TestZZLoops(t *testing.T) {
 		}
 	}
 }
+
+func TestZZInputs(t *testing.T) {
+	dir, pat, fnName := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG"), os.Getenv("DBG_FN")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, _ := packages.Load(cfg, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, c := range r.contexts {
+			if c.Fn.Name() != fnName {
+				continue
+			}
+			for i, prm := range c.Env.Params {
+				prm.mentions(func(a *Expr) bool {
+					if a.Kind == kInput {
+						for _, v := range a.Args {
+							vs := r.flow.values(v)
+							fmt.Printf("param %d input %s arg %s → %v %v\n", i, a.Name, v, vs.vals, vs.bounded)
+							v.mentions(func(b *Expr) bool {
+								if b.Kind == kAtExit {
+									ev := r.flow.newEvaluator()
+									run := ev.runLoop(b.Loop, b.Env)
+									fmt.Printf("   exit loop ok=%v states=%d post=%v trips=%v\n", run.ok, len(run.states), run.post, b.Loop.trips)
+									x := b.Args[0]
+									if b.Env != nil {
+										x = r.flow.subst(x, b.Env)
+									}
+									fmt.Printf("   x=%s lenclosed=%s at=%v\n", x, lengthClosed(b.Loop, 0), ev.at(b.Loop, run.exit, len(run.states), x).vals)
+								}
+								return false
+							})
+						}
+					}
+					return false
+				})
+			}
+		}
+	}
+}
+
+func TestZZSummary(t *testing.T) {
+	dir, pat, fnName := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG"), os.Getenv("DBG_FN")
+	if dir == "" {
+		t.Skip()
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, _ := packages.Load(cfg, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		for _, fn := range r.flow.funcs {
+			if fn.Name() != fnName {
+				continue
+			}
+			s := r.flow.summary(fn)
+			for _, b := range fn.Blocks {
+				fmt.Println(" block", b.Index, b.Comment)
+				for _, instr := range b.Instrs {
+					if v, ok := instr.(ssa.Value); ok {
+						e := s.value(v)
+						fmt.Printf("   %s = %s\n      sum: %s  vals=%v\n", v.Name(), v, e, r.flow.values(e).vals)
+					} else {
+						fmt.Printf("   %s\n", instr)
+					}
+				}
+			}
+			for _, l := range s.loops {
+				s.solve(l)
+				for k := range l.phis {
+					fmt.Printf(" loop phi %d init=%s next=%s\n", k, l.init[k], l.next[k])
+				}
+			}
+		}
+	}
+}
