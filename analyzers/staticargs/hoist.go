@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"strings"
 
+	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
 )
@@ -26,7 +27,7 @@ func hoistFix(r *traced.Result, call *ast.CallExpr, stack []ast.Node, loop ast.S
 	if !ok || lhs.Name == "_" {
 		return none, false
 	}
-	body := traced.LoopBody(loop)
+	body := astq.LoopBody(loop)
 	if body == nil || !contains(body.List, assign) || usesLoopVars(r, call, loop) {
 		return none, false
 	}

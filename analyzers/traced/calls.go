@@ -126,6 +126,11 @@ func (f *flow) external(fn *ssa.Function, args []*Expr, mode *Expr, site any) *E
 		if pureFuncs[name] != nil {
 			return pure(name, args)
 		}
+		if p := fn.Pkg.Pkg.Path(); pureName(p, fn.Name()) || p == "time" && fn.Signature.Recv() != nil {
+			// A pure function, or a method of a time value: its result is
+			// made of its arguments (time.Now().Unix() still reads the clock).
+			return pure(name, args)
+		}
 		if p := fn.Pkg.Pkg.Path(); (p == "math/rand" || p == "math/rand/v2") && strings.HasPrefix(fn.Name(), "New") {
 			// A generator: what it is made from decides whether its draws
 			// are the same on every run (effects.go).

@@ -63,7 +63,7 @@ func (s *summary) eval(v ssa.Value) *Expr {
 	case *ssa.UnOp:
 		switch v.Op {
 		case token.MUL:
-			return f.load(val(v.X))
+			return s.loadAt(val(v.X), v)
 		case token.ARROW:
 			return f.receive(val(v.X), v)
 		}
@@ -145,35 +145,6 @@ func pointer(base any) *Expr {
 	e := node(kPtr)
 	e.Site = base
 	return e
-}
-
-// merge is a phi that joins branches (not a loop header's): the value of
-// the branch taken, a Select when one if statement decides between two
-// edges.
-func (s *summary) merge(phi *ssa.Phi) *Expr {
-	b := phi.Block()
-	alts := make([]*Expr, len(phi.Edges))
-	for i, e := range phi.Edges {
-		alts[i] = s.operand(e, b.Preds[i])
-	}
-	if len(alts) == 2 {
-		if d := b.Idom(); d != nil {
-			if ifs, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok {
-				t, e := d.Succs[0], d.Succs[1]
-				via := func(p *ssa.BasicBlock, succ *ssa.BasicBlock) bool {
-					return p == d && succ == b || succ != b && succ.Dominates(p)
-				}
-				cond := s.operand(ifs.Cond, d)
-				switch {
-				case via(b.Preds[0], t) && via(b.Preds[1], e):
-					return sel(cond, alts[0], alts[1])
-				case via(b.Preds[1], t) && via(b.Preds[0], e):
-					return sel(cond, alts[1], alts[0])
-				}
-			}
-		}
-	}
-	return choice(alts...)
 }
 
 // extract is result i of a tuple.

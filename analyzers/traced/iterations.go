@@ -37,8 +37,8 @@ func (ev *evaluator) runLoop(l *Loop, env *Env) run {
 		}
 		return e
 	}
-	state := make([]constant.Value, len(l.phis))
-	for k := range l.phis {
+	state := make([]constant.Value, len(l.init))
+	for k := range l.init {
 		if v := ev.values(bind(l.init[k])); v.vals != nil && len(v.vals) == 1 {
 			state[k] = v.vals[0]
 		}

@@ -24,6 +24,9 @@ type Loop struct {
 	blocks map[*ssa.BasicBlock]bool
 	parent *Loop
 	phis   []*ssa.Phi
+	// mems are the places of memory the body writes that loads in the
+	// loop read (localmem.go): states after the phis.
+	mems []memPhi
 	// Stmt is the for or range statement of the loop (nil for a loop
 	// made with goto).
 	Stmt ast.Stmt

@@ -1,0 +1,180 @@
+package traced
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A wrapper made by jit.Jit starts with an empty cache: a jit.Jit call that
+// runs many times — in a loop, or in a function that runs many times — and
+// whose wrapper is not kept compiles again each time.
+
+// A RepeatedJit is a jit.Jit call that makes a new wrapper each time it
+// runs, and runs many times.
+type RepeatedJit struct {
+	Call *ast.CallExpr
+	// Loop is the loop of its function it runs in; when nil, its function
+	// Func runs many times, as Why says ("called in a loop at a.go:12",
+	// "called from 3 places").
+	Loop      ast.Stmt
+	Func, Why string
+	// UsesLoop is set when the jitted function uses variables of the loop
+	// (the call cannot move before it).
+	UsesLoop bool
+}
+
+// RepeatedJits returns the jit.Jit calls of the package that make a new
+// wrapper on every run of a code that runs many times.
+func (r *Result) RepeatedJits() []RepeatedJit {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f := r.flow
+	var out []RepeatedJit
+	for _, fn := range f.funcs {
+		s := f.summary(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || call.Common().StaticCallee() == nil || jitName(call.Common().StaticCallee()) != "Jit" || len(call.Common().Args) == 0 {
+					continue
+				}
+				expr := r.callAt(call)
+				if expr == nil || r.kept(call) {
+					continue
+				}
+				fv := s.operand(call.Common().Args[0], b)
+				if l := s.loopOf[b]; l != nil {
+					if r.differentCode(l, fv) {
+						continue // a different function on each iteration
+					}
+					out = append(out, RepeatedJit{Call: expr, Loop: l.Stmt, UsesLoop: varies(l, fv)})
+					continue
+				}
+				if capturesRun(fn, fv) {
+					continue // a closure over the run's own variables: a new function each run
+				}
+				if why := r.runsMany(fn, b); why != "" {
+					out = append(out, RepeatedJit{Call: expr, Func: fn.Name(), Why: why})
+				}
+			}
+		}
+	}
+	sortByPos(out, func(j RepeatedJit) token.Pos { return j.Call.Pos() })
+	return out
+}
+
+// kept reports whether the wrapper a jit.Jit call makes is kept in a cache
+// that outlives the run: stored into a map or slice element, appended, or
+// stored into a package variable.
+func (r *Result) kept(call *ssa.Call) bool {
+	seen := map[ssa.Value]bool{}
+	var flows func(v ssa.Value) bool
+	flows = func(v ssa.Value) bool {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		for _, ref := range *v.Referrers() {
+			switch u := ref.(type) {
+			case *ssa.MapUpdate:
+				if u.Value == v {
+					return true
+				}
+			case *ssa.Store:
+				if u.Val != v {
+					continue
+				}
+				switch a := addrRoot(u.Addr).(type) {
+				case *ssa.Global:
+					return true
+				case *ssa.Alloc:
+					if _, isElem := u.Addr.(*ssa.IndexAddr); isElem && a.Comment != "varargs" {
+						return true
+					}
+					if a.Comment == "varargs" && appendedTo(a) {
+						return true
+					}
+				}
+			case *ssa.Phi:
+				if flows(u) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return flows(call)
+}
+
+// appendedTo reports whether a varargs allocation is appended to a slice.
+func appendedTo(a *ssa.Alloc) bool {
+	for _, ref := range *a.Referrers() {
+		if sl, ok := ref.(*ssa.Slice); ok {
+			for _, r2 := range *sl.Referrers() {
+				if c, ok := r2.(*ssa.Call); ok {
+					if b, ok := c.Common().Value.(*ssa.Builtin); ok && b.Name() == "append" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// differentCode reports whether the function value fv is a different
+// function (not the same code) from one iteration of l to the next (an
+// entry of a table indexed by the loop).
+func (r *Result) differentCode(l *Loop, fv *Expr) bool {
+	if !varies(l, fv) {
+		return false
+	}
+	fns := map[*ssa.Function]bool{}
+	for _, a := range alternatives(fv) {
+		if a.Kind == kFunc && a.Fn != nil {
+			fns[a.Fn] = true
+		} else {
+			return true // not a known function: a table element, say
+		}
+	}
+	return len(fns) > 1
+}
+
+// capturesRun reports whether fv is a function literal that captures
+// variables of fn (a factory's counter, a scale it was given).
+func capturesRun(fn *ssa.Function, fv *Expr) bool {
+	for _, a := range alternatives(fv) {
+		if a.Kind == kFunc && a.Fn != nil && a.Fn.Parent() == fn && len(a.Fn.FreeVars) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// runsMany says why fn's block b runs many times: fn is called in a loop,
+// or from several places that each reach b (a branch chosen by a
+// parameter runs once per caller that chooses it); "" when it does not.
+func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock) string {
+	f := r.flow
+	places := 0
+	for _, cs := range f.callSites(fn) {
+		if _, closure := cs.instr.(*ssa.MakeClosure); closure || cs.jitted != nil || cs.atoms != cs.caller {
+			continue
+		}
+		caller := f.summary(cs.caller)
+		if caller.loopOf[cs.instr.Block()] != nil {
+			return fmt.Sprintf("%s is called in a loop at %s", fn.Name(), r.Where(cs.instr.Pos()))
+		}
+		c := &Context{Fn: fn, Env: &Env{Fn: fn, Params: cs.args, Frees: cs.frees}, flow: f}
+		if c.Live(b) {
+			places++
+		}
+	}
+	if places > 1 {
+		return fmt.Sprintf("%s is called from %d places", fn.Name(), places)
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package traced
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Path conditions: the condition under which control goes from a block to
+// a block it dominates, read off the dominator tree (each if on the way
+// whose one successor dominates the target). A phi that joins branches is
+// the value of the branch whose condition holds; a store made under a
+// condition (if step%10 == 0 { lr *= 0.5 }) changes the value only then.
+
+// pathCond is the condition under which control reaching from reaches to
+// (to dominated by from); true when it is not known more precisely.
+func (s *summary) pathCond(from, to *ssa.BasicBlock) *Expr {
+	cond := exprTrue
+	for x := to; x != from && x != nil; {
+		d := x.Idom()
+		if d == nil {
+			break
+		}
+		if ifs, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok && d.Succs[0] != d.Succs[1] {
+			c := s.operand(ifs.Cond, d)
+			switch {
+			case d.Succs[0].Dominates(x) && !reaches(d.Succs[1], x, d):
+				cond = and(c, cond)
+			case d.Succs[1].Dominates(x) && !reaches(d.Succs[0], x, d):
+				cond = and(op(token.NOT, c, nil), cond)
+			}
+		}
+		x = d
+	}
+	return cond
+}
+
+// reaches reports whether to can be reached from b without passing stop.
+func reaches(b, to, stop *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{stop: true}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == to {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		stack = append(stack, x.Succs...)
+	}
+	return false
+}
+
+// edgeCond is the condition under which control goes from pred to b.
+func (s *summary) edgeCond(pred, b *ssa.BasicBlock) *Expr {
+	ifs, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+	if !ok || pred.Succs[0] == pred.Succs[1] {
+		return exprTrue
+	}
+	c := s.operand(ifs.Cond, pred)
+	if pred.Succs[0] == b {
+		return c
+	}
+	return op(token.NOT, c, nil)
+}
+
+// merge is a phi that joins branches (not a loop header's): the value of
+// the edge whose path condition holds, as nested Selects.
+func (s *summary) merge(phi *ssa.Phi) *Expr {
+	b := phi.Block()
+	alts := make([]*Expr, len(phi.Edges))
+	conds := make([]*Expr, len(phi.Edges))
+	d := b.Idom()
+	for i, e := range phi.Edges {
+		p := b.Preds[i]
+		alts[i] = s.operand(e, p)
+		if d != nil {
+			conds[i] = and(s.pathCond(d, p), s.edgeCond(p, b))
+		}
+	}
+	if d == nil {
+		return choice(alts...)
+	}
+	out := alts[len(alts)-1]
+	for i := len(alts) - 2; i >= 0; i-- {
+		if conds[i] == exprTrue {
+			return choice(alts...) // an edge taken whatever holds: not a choice by conditions
+		}
+		out = sel(conds[i], alts[i], out)
+	}
+	return out
+}

@@ -1,0 +1,256 @@
+package traced
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Static arguments and shapes: a jitted function compiles once per
+// signature, so a call whose static argument (or array shape) takes a new
+// value on every run compiles on every run. How many values a value takes
+// over the runs of a call is one question for both: over the iterations of
+// the loops around the call (in its function, or in the callers that run
+// it), counted by the loop's evaluation; a value that repeats (a few
+// values, fewer than the iterations, or at most half as many) gives a few
+// compiles and then cache hits.
+
+// A JittedCall is a call of a jitted function: f.Call(...).
+type JittedCall struct {
+	// Call is the call, JitCall the jit.Jit call that made the wrapper
+	// (nil when not known: a wrapper from a cache).
+	Call, JitCall *ast.CallExpr
+	// Static are the static argument indexes, StaticKnown false when the
+	// options come from elsewhere, StaticOpt the jit.StaticArgnums call.
+	Static      []int
+	StaticKnown bool
+	StaticOpt   *ast.CallExpr
+	// fn is the jitted function (nil when not known).
+	fn    *ssa.Function
+	instr ssa.CallInstruction
+	site  *callSite
+	r     *Result
+}
+
+// JittedCalls returns the calls of jitted functions of the package, in
+// source order.
+func (r *Result) JittedCalls() []*JittedCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*JittedCall
+	seen := map[ssa.Instruction]bool{}
+	for _, fn := range r.flow.funcs {
+		s := r.flow.summary(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || call.Common().StaticCallee() != nil || call.Common().IsInvoke() || seen[instr] {
+					continue
+				}
+				for _, v := range alternatives(s.operand(call.Common().Value, b)) {
+					if v.Kind != kFunc || v.Name != "jit.Call" || seen[instr] {
+						continue
+					}
+					expr := r.callAt(call)
+					if expr == nil {
+						continue
+					}
+					seen[instr] = true
+					jc := &JittedCall{Call: expr, instr: call, r: r, StaticKnown: true}
+					w := v.Args[0]
+					if w.Kind == kWrapper {
+						if site, ok := w.Site.(ssa.CallInstruction); ok {
+							jc.JitCall = r.callAt(site)
+							if len(w.Args) > 1 {
+								jc.Static, jc.StaticKnown = r.flow.staticArgnums(site.Parent(), w.Args[1])
+								jc.StaticOpt = r.staticOpt(jc.JitCall)
+							}
+						}
+						for _, fv := range alternatives(unwrapIface(w.Args[0])) {
+							if fv.Kind == kFunc && fv.Fn != nil {
+								jc.fn = fv.Fn
+							}
+						}
+					}
+					out = append(out, jc)
+				}
+			}
+		}
+	}
+	sortByPos(out, func(j *JittedCall) token.Pos { return j.Call.Pos() })
+	return out
+}
+
+// staticOpt returns the jit.StaticArgnums call among a jit.Jit call's options.
+func (r *Result) staticOpt(jit *ast.CallExpr) *ast.CallExpr {
+	if jit == nil {
+		return nil
+	}
+	for _, a := range jit.Args[1:] {
+		if c, ok := ast.Unparen(a).(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "StaticArgnums" {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// IsStatic reports whether argument k is static.
+func (j *JittedCall) IsStatic(k int) bool { return containsInt(j.Static, k) }
+
+// ParamName names parameter k of the jitted function ("" when not known).
+func (j *JittedCall) ParamName(k int) string {
+	if j.fn == nil || k >= len(j.fn.Params) {
+		return ""
+	}
+	if n := j.fn.Params[k].Name(); n != "_" && !strings.HasPrefix(n, "t") || j.fn.Syntax() != nil {
+		return n
+	}
+	return ""
+}
+
+// ParamType is the type of parameter k of the jitted function (nil when
+// not known).
+func (j *JittedCall) ParamType(k int) types.Type {
+	sig := j.instr.Common().Signature()
+	if k < sig.Params().Len() {
+		return sig.Params().At(k).Type()
+	}
+	return nil
+}
+
+// A Churn says that a value takes a new value on every run of a call.
+type Churn struct {
+	// Trips is the number of iterations of the loop (when Known).
+	Trips int64
+	Known bool
+	// Source is the clock or random function the value comes from ("" for
+	// a value the loop changes).
+	Source string
+}
+
+// ArgChurn reports whether argument k of the call (or the part of it that
+// path selects, fields of a struct) takes a new value on every run, beyond
+// a few values that repeat.
+func (j *JittedCall) ArgChurn(k int, path []int) *Churn {
+	j.r.mu.Lock()
+	defer j.r.mu.Unlock()
+	f := j.r.flow
+	if k >= len(j.instr.Common().Args) {
+		return nil
+	}
+	s := f.summary(j.instr.Parent())
+	e := s.operand(j.instr.Common().Args[k], j.instr.Block())
+	for _, i := range path {
+		e = field(e, i)
+	}
+	return j.r.churn(j.instr, e, maxUpDepth)
+}
+
+// ShapeChurn reports whether the dims of array argument k take a new value
+// on every run, beyond a few that repeat.
+func (j *JittedCall) ShapeChurn(k int) *Churn {
+	j.r.mu.Lock()
+	defer j.r.mu.Unlock()
+	f := j.r.flow
+	if k >= len(j.instr.Common().Args) {
+		return nil
+	}
+	s := f.summary(j.instr.Parent())
+	e := s.operand(j.instr.Common().Args[k], j.instr.Block())
+	return j.r.churn(j.instr, shapeTuple(e), maxUpDepth)
+}
+
+// shapeTuple is a value that is the same when the shape of x is.
+func shapeTuple(x *Expr) *Expr {
+	if d := dimsOf(x); d != nil {
+		return node(kTuple, d...)
+	}
+	return shapeOf(x)
+}
+
+// churn decides whether e, a value at instr, changes on every run of
+// instr: over the loops around it, then over those around the calls that
+// run its function (up to depth callers).
+func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
+	f := r.flow
+	s := f.summary(instr.Parent())
+	for l := s.loopOf[instr.Block()]; l != nil; l = l.parent {
+		if !varies(l, e) {
+			continue
+		}
+		ev := f.newEvaluator()
+		t, known := ev.trips(l, nil)
+		k, bounded := ev.distinct(l, e, nil)
+		if bounded && repeats(k, t, known) {
+			return nil
+		}
+		return &Churn{Trips: t, Known: known, Source: clockOrRand(e)}
+	}
+	if src := clockOrRand(e); src != "" && !fewByForm(e) {
+		return &Churn{Source: src}
+	}
+	if depth == 0 {
+		return nil
+	}
+	for _, cs := range f.callSites(instr.Parent()) {
+		if cs.atoms != cs.caller || cs.jitted != nil {
+			continue
+		}
+		env := &Env{Fn: instr.Parent(), Params: cs.args, Frees: cs.frees}
+		if c := r.churn(cs.instr, f.subst(e, env), depth-1); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// MaxFew is the largest number of distinct values that is "a few
+// compiles" whatever the number of iterations.
+const MaxFew = 8
+
+// repeats reports whether k values over t iterations repeat enough that
+// most calls hit the cache.
+func repeats(k, t int64, known bool) bool {
+	if !known {
+		return k <= MaxFew
+	}
+	return k <= MaxFew && k < t || 2*k <= t
+}
+
+// clockOrRand returns the clock or random function e's value comes from
+// ("time.Now", "rand.Intn"), or "".
+func clockOrRand(e *Expr) string {
+	found := ""
+	e.mentions(func(a *Expr) bool {
+		if a.Kind != kFresh {
+			return false
+		}
+		call, ok := a.Site.(ssa.CallInstruction)
+		if !ok {
+			return false
+		}
+		callee := call.Common().StaticCallee()
+		if callee == nil || callee.Pkg == nil {
+			return false
+		}
+		switch path := callee.Pkg.Pkg.Path(); {
+		case path == "time" && callee.Signature.Recv() == nil:
+			found = "time." + callee.Name()
+		case path == "math/rand" || path == "math/rand/v2":
+			found = "rand." + callee.Name()
+		}
+		return found != ""
+	})
+	return found
+}
+
+// fewByForm reports whether e's form bounds it to a few values whatever
+// it is made from (a bool).
+func fewByForm(e *Expr) bool {
+	return e.Kind == kOp && (isComparison(e.Op) || e.Op == token.NOT || e.Op == token.LAND || e.Op == token.LOR)
+}
