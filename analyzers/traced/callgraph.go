@@ -190,6 +190,14 @@ func alternatives(x *Expr) []*Expr {
 		return out
 	case kSelect:
 		return append(alternatives(x.Args[1]), alternatives(x.Args[2])...)
+	case kIndex:
+		if elems := elements(x.Args[0]); elems != nil {
+			var out []*Expr
+			for _, e := range elems {
+				out = append(out, alternatives(e)...)
+			}
+			return out
+		}
 	}
 	return []*Expr{x}
 }

@@ -267,7 +267,7 @@ func elemAddr(x, i *Expr) *Expr {
 			return unknown
 		}
 		e := *x
-		e.Args = append(append([]*Expr(nil), x.Args...), elemKey(i))
+		e.Args = append(append([]*Expr(nil), x.Args...), i) // a non-constant index is some element
 		return e.sized()
 	case kSeq:
 		if p, ok := x.Site.(*Expr); ok {
@@ -286,18 +286,9 @@ func elemAddr(x, i *Expr) *Expr {
 	case kUnknown:
 		return unknown
 	}
-	e := node(kPtr, x, elemKey(i))
+	e := node(kPtr, x, i) // the index kept: bound later, it may matter (xs[t])
 	e.Name = "elem"
 	return e
-}
-
-// elemKey is the path step of an element: its index when constant, else
-// any element.
-func elemKey(i *Expr) *Expr {
-	if _, ok := i.int64Of(); ok {
-		return i
-	}
-	return unknown
 }
 
 // slice is x[lo:hi].

@@ -2,6 +2,7 @@ package traced
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -18,12 +19,25 @@ import (
 type memPhi struct {
 	base any
 	path string
+	ptr  *Expr
 }
 
-// loadAt is the value a load at instr reads through the pointer p.
+// loadAt is the value a load at instr reads through the pointer p; a
+// struct is read field by field (cfg.Momentum = mo, then cfg).
 func (s *summary) loadAt(p *Expr, instr ssa.Instruction) *Expr {
 	if !s.ownPlace(p) {
 		return s.f.load(p)
+	}
+	if t := typeAt(baseType(p.Site), p.Args); t != nil && len(p.Args) < 3 && !opaque(t) {
+		if st, ok := t.Underlying().(*types.Struct); ok {
+			fields := make([]*Expr, st.NumFields())
+			for i := range fields {
+				q := *p
+				q.Args = append(append([]*Expr(nil), p.Args...), intConst(int64(i)))
+				fields[i] = s.loadAt(&q, instr)
+			}
+			return node(kStruct, fields...)
+		}
 	}
 	if v, ok := s.valueBefore(p, instr.Block(), instr, map[*ssa.BasicBlock]bool{}); ok {
 		return v
@@ -51,8 +65,12 @@ func escapes(a *ssa.Alloc) bool {
 			return false
 		}
 		seen[v] = true
-		for _, ref := range *v.Referrers() {
+			for _, ref := range *v.Referrers() {
 			switch u := ref.(type) {
+			case ssa.CallInstruction:
+				if !readOnlyArg(u, v) {
+					return true
+				}
 			case *ssa.FieldAddr:
 				if visit(u) {
 					return true
@@ -74,6 +92,39 @@ func escapes(a *ssa.Alloc) bool {
 	}
 	return visit(a)
 }
+
+// readOnlyArg reports whether a call only reads the memory v points to: a
+// call of a jitted function (its body runs at trace time only), or of a
+// function of the package that stores nothing through that parameter.
+func readOnlyArg(call ssa.CallInstruction, v ssa.Value) bool {
+	com := call.Common()
+	if com.StaticCallee() == nil {
+		if u, ok := com.Value.(*ssa.UnOp); ok {
+			if fa, ok := u.X.(*ssa.FieldAddr); ok && isFuncPtr(fa.X.Type()) {
+				return true // f.Call(...) of a *jit.Func
+			}
+		}
+		return false
+	}
+	fn := com.StaticCallee()
+	if fn.Blocks == nil {
+		return false
+	}
+	for i, a := range com.Args {
+		if a == v && i < len(fn.Params) && len(*fn.Params[i].Referrers()) > 0 {
+			for _, ref := range *fn.Params[i].Referrers() {
+				switch ref.(type) {
+				case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Store, ssa.CallInstruction:
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// isFuncPtr reports whether t is *jit.Func[F].
+func isFuncPtr(t types.Type) bool { return IsFunc(t) }
 
 // valueBefore is the value of place p just before instr in block b (nil
 // instr: at the end of b): the last store to it in b before instr, or the
@@ -121,14 +172,22 @@ func (s *summary) valueBefore(p *Expr, b *ssa.BasicBlock, instr ssa.Instruction,
 	}
 	busy[b] = true
 	defer delete(busy, b)
+	fromPred := func(pred *ssa.BasicBlock) (*Expr, bool) {
+		v, ok := s.valueBefore(p, pred, nil, busy)
+		// Leaving a loop: its value when the loop is done.
+		for l := s.loopOf[pred]; ok && l != nil && !l.contains(b); l = l.parent {
+			v = atExit(l, v)
+		}
+		return v, ok
+	}
 	if len(preds) == 1 {
-		return s.valueBefore(p, preds[0], nil, busy)
+		return fromPred(preds[0])
 	}
 	d := b.Idom()
 	alts := make([]*Expr, len(preds))
 	conds := make([]*Expr, len(preds))
 	for i, pred := range preds {
-		v, ok := s.valueBefore(p, pred, nil, busy)
+		v, ok := fromPred(pred)
 		if !ok {
 			return nil, false
 		}
@@ -191,45 +250,59 @@ func (s *summary) storesIn(l *Loop, p *Expr) bool {
 }
 
 // memIter is the loop state for place p of l: its value at the start of
-// the current iteration. Its init is the value before the loop, its next
-// the value at the end of the body.
+// the current iteration. Its init (the value before the loop) and next
+// (the value at the end of the body) are worked out when the loop is
+// solved next (resolveMems), not here: the load that asks may be the one
+// the body's store reads.
 func (s *summary) memIter(l *Loop, p *Expr) *Expr {
 	s.solve(l)
-	key := memPhi{p.Site, p.String()}
+	key := memPhi{base: p.Site, path: p.String()}
 	for i, m := range l.mems {
-		if m == key {
+		if m.base == key.base && m.path == key.path {
 			return iter(l, len(l.phis)+i)
 		}
 	}
-	k := len(l.init)
+	key.ptr = p
 	l.mems = append(l.mems, key)
-	self := iter(l, k)
-	l.init = append(l.init, unknown)
-	l.next = append(l.next, self)
+	l.init = append(l.init, nil)
+	l.next = append(l.next, nil)
 	l.closed = append(l.closed, nil)
-	var ins []*Expr
-	for _, pred := range l.header.Preds {
-		if l.contains(pred) {
+	return iter(l, len(l.init)-1)
+}
+
+// resolveMems works out the init and next of the memory phis of l not
+// done yet.
+func (s *summary) resolveMems(l *Loop) {
+	for i := range l.mems {
+		k := len(l.phis) + i
+		if l.init[k] != nil {
 			continue
 		}
-		v, ok := s.valueBefore(p, pred, nil, map[*ssa.BasicBlock]bool{})
-		if !ok {
-			v = s.f.load(p)
+		p := l.mems[i].ptr
+		self := iter(l, k)
+		l.init[k], l.next[k] = unknown, self // while being worked out
+		var ins []*Expr
+		for _, pred := range l.header.Preds {
+			if l.contains(pred) {
+				continue
+			}
+			v, ok := s.valueBefore(p, pred, nil, map[*ssa.BasicBlock]bool{})
+			if !ok {
+				v = s.f.load(p)
+			}
+			ins = append(ins, v)
 		}
-		ins = append(ins, v)
-	}
-	l.init[k] = choice(ins...)
-	var outs []*Expr
-	for _, latch := range s.latches(l) {
-		v, ok := s.valueBefore(p, latch, nil, map[*ssa.BasicBlock]bool{})
-		if !ok {
-			v = unknown
+		var outs []*Expr
+		for _, latch := range s.latches(l) {
+			v, ok := s.valueBefore(p, latch, nil, map[*ssa.BasicBlock]bool{})
+			if !ok {
+				v = unknown
+			}
+			outs = append(outs, v)
 		}
-		outs = append(outs, v)
+		l.init[k], l.next[k] = choice(ins...), choice(outs...)
+		if step := op(token.SUB, l.next[k], self); step.Kind != kUnknown && !mentionsLoop(step, l) {
+			l.closed[k] = op(token.ADD, l.init[k], op(token.MUL, iterNum(l), step))
+		}
 	}
-	l.next[k] = choice(outs...)
-	if step := op(token.SUB, l.next[k], self); step.Kind != kUnknown && !mentionsLoop(step, l) {
-		l.closed[k] = op(token.ADD, l.init[k], op(token.MUL, iterNum(l), step))
-	}
-	return self
 }

@@ -186,6 +186,7 @@ func iterNum(l *Loop) *Expr { return iter(l, -1) }
 // solve computes the loop's recurrence and trip count, once.
 func (s *summary) solve(l *Loop) {
 	if l.solved {
+		s.resolveMems(l)
 		return
 	}
 	l.solved = true

@@ -140,6 +140,24 @@ func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
 // stored into its fields are both seen.
 func (m *memory) read(p *Expr) *Expr {
 	bt := baseType(p.Site)
+	for j, k := range p.Args {
+		if _, ok := k.int64Of(); !ok && k.Kind != kUnknown && isArrayAt(bt, p.Args[:j]) {
+			// An element at an index that is not a constant: that element
+			// of the whole (xs[i] of a table is the i-th of its values).
+			q := *p
+			q.Args, q.Env = p.Args[:j], nil
+			whole := m.read(&q)
+			v := index(whole, k)
+			for _, rest := range p.Args[j+1:] {
+				if i, ok := rest.int64Of(); ok && v.Kind == kStruct {
+					v = field(v, int(i))
+				} else {
+					v = index(v, rest)
+				}
+			}
+			return m.bind(v, p)
+		}
+	}
 	if t := typeAt(bt, p.Args); t != nil && len(p.Args) < 4 && !opaque(t) {
 		var parts int
 		switch u := t.Underlying().(type) {
@@ -194,6 +212,17 @@ func (m *memory) read(p *Expr) *Expr {
 	return m.bind(v, p)
 }
 
+// isArrayAt reports whether the value at path below a value of type t is
+// an array (whose elements are kept by index).
+func isArrayAt(t types.Type, path []*Expr) bool {
+	at := typeAt(t, path)
+	if at == nil {
+		return false
+	}
+	_, ok := at.Underlying().(*types.Array)
+	return ok
+}
+
 // opaque reports whether values of t are not taken apart: the jit
 // package's own types (an Array is a value, not its fields).
 func opaque(t types.Type) bool {
@@ -243,13 +272,12 @@ func project(st placed, path []*Expr, bt types.Type) (*Expr, bool) {
 	return v, true
 }
 
+// sameKey reports whether two path steps may be the same place: equal
+// constants, or an index that is not a constant (some element).
 func sameKey(a, b *Expr) bool {
-	if a.Kind == kUnknown || b.Kind == kUnknown {
-		return true
-	}
 	x, ok1 := a.int64Of()
 	y, ok2 := b.int64Of()
-	return ok1 && ok2 && x == y
+	return !ok1 || !ok2 || x == y
 }
 
 // baseType is the type a base holds.

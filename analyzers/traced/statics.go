@@ -145,6 +145,9 @@ func (j *JittedCall) ArgChurn(k int, path []int) *Churn {
 	}
 	s := f.summary(j.instr.Parent())
 	e := s.operand(j.instr.Common().Args[k], j.instr.Block())
+	if len(path) > 0 && e.Kind == kPtr {
+		e = s.loadAt(e, j.instr) // a pointer argument: the fields it points to, as the call sees them
+	}
 	for _, i := range path {
 		e = field(e, i)
 	}

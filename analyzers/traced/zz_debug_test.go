@@ -307,8 +307,15 @@ func TestZZSummary(t *testing.T) {
 			}
 			for _, l := range s.loops {
 				s.solve(l)
-				for k := range l.phis {
-					fmt.Printf(" loop phi %d init=%s next=%s\n", k, l.init[k], l.next[k])
+				for k := range l.init {
+					fmt.Printf(" loop state %d init=%s next=%s\n", k, l.init[k], l.next[k])
+				}
+				ev := r.flow.newEvaluator()
+				run := ev.runLoop(l, nil)
+				fmt.Printf(" run ok=%v n=%d\n", run.ok, len(run.states))
+				for k := len(l.phis); k < len(l.init); k++ {
+					n, ok := ev.distinct(l, iter(l, k), nil)
+					fmt.Printf("  mem %d distinct %d %v\n", k, n, ok)
 				}
 			}
 		}
