@@ -33,8 +33,11 @@ type callSite struct {
 
 // callSites returns the sites that run fn.
 func (f *flow) callSites(fn *ssa.Function) []*callSite {
-	if f.callers == nil {
+	switch {
+	case f.callers == nil:
 		f.buildCallers()
+	case f.callersFrame >= 0:
+		f.cut(f.callersFrame) // asked while it is built: what is known so far
 	}
 	return f.callers[fn]
 }
@@ -45,6 +48,11 @@ func (f *flow) callSites(fn *ssa.Function) []*callSite {
 // variable, bound by each place that runs the caller.
 func (f *flow) buildCallers() {
 	f.callers = map[*ssa.Function][]*callSite{}
+	f.callersFrame = f.open()
+	defer func() {
+		f.close(f.callersFrame, func() {})
+		f.callersFrame = -1
+	}()
 	type pending struct {
 		fn    *ssa.Function
 		instr ssa.CallInstruction

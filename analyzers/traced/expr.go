@@ -74,7 +74,7 @@ const (
 	kParam                 // parameter N of Fn (a method's receiver is parameter 0)
 	kFree                  // free variable N of the closure Fn
 	kMode                  // true while Fn runs inside a trace
-	kInput                  // parameter N of the traced function Fn at the root of a trace: Args, if any, are the values its calls (Sites) pass
+	kInput                 // parameter N of the traced function Fn at the root of a trace: Args, if any, are the values its calls (Sites) pass
 	kIter                  // header phi N of Loop, at the current iteration
 	kAtExit                // Args[0] (of Loop's iteration) when Loop is done
 	kOver                  // any of the values Args[0] takes over Loop's iterations

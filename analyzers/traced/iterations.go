@@ -276,7 +276,109 @@ func (ev *evaluator) atExit(e *Expr) vset {
 			return ev.with(l, constant.MakeInt64(t)).values(c)
 		}
 	}
+	if exits, ok := ev.reachable(l, e.Env); ok {
+		var out []vset
+		for _, st := range exits {
+			out = append(out, ev.at(l, st.state, st.j, x))
+		}
+		return union(out...)
+	}
 	return anything
+}
+
+// maxReach bounds the states reachable explores.
+const maxReach = 64
+
+// exitState is a state a loop can stop in, at iteration j.
+type exitState struct {
+	state []constant.Value
+	j     int
+}
+
+// reachable lists the states l can stop in when its conditions are only
+// partly known (p < n && p < 1024 with n not known: p stops at one of 1,
+// 2, …, 1024): each state is followed while the known part of its tests
+// lets the loop go on, and counted as a possible stop where a test fails
+// or may fail. ok is false when the states are not constants or too many.
+func (ev *evaluator) reachable(l *Loop, env *Env) ([]exitState, bool) {
+	bind := func(e *Expr) *Expr {
+		if env != nil {
+			return ev.f.subst(e, env)
+		}
+		return e
+	}
+	state := make([]constant.Value, len(l.init))
+	for k := range l.init {
+		if v := ev.values(bind(l.init[k])); v.vals != nil && len(v.vals) == 1 {
+			state[k] = v.vals[0]
+		}
+	}
+	// test says whether a condition holds at state: yes, no or maybe.
+	test := func(st []constant.Value, j int, c *Expr) (yes, no bool) {
+		for _, conj := range conjuncts(bind(c)) {
+			vs := ev.at(l, st, j, conj)
+			if vs.vals == nil || len(vs.vals) != 1 || vs.vals[0].Kind() != constant.Bool {
+				continue // not known: may hold, may not
+			}
+			if !constant.BoolVal(vs.vals[0]) {
+				return false, true
+			}
+		}
+		return true, false
+	}
+	var exits []exitState
+	seen := map[string]bool{}
+	for j := 0; j < maxReach; j++ {
+		key := fmtState(state)
+		if seen[key] {
+			return exits, true // a cycle: every state is known
+		}
+		seen[key] = true
+		if _, no := test(state, j, l.pre); no {
+			return append(exits, exitState{state, j}), true
+		}
+		if !definitely(ev, l, state, j, bind(l.pre)) {
+			exits = append(exits, exitState{state, j})
+		}
+		if _, no := test(state, j, l.post); no {
+			return append(exits, exitState{state, j}), true
+		}
+		next := make([]constant.Value, len(state))
+		for k, e := range l.next {
+			if state[k] == nil {
+				continue
+			}
+			vs := ev.at(l, state, j, bind(e))
+			if vs.vals == nil || len(vs.vals) != 1 {
+				return nil, false
+			}
+			next[k] = vs.vals[0]
+		}
+		state = next
+	}
+	return nil, false
+}
+
+// definitely reports whether condition c surely holds at state.
+func definitely(ev *evaluator, l *Loop, st []constant.Value, j int, c *Expr) bool {
+	if c == exprTrue {
+		return true
+	}
+	vs := ev.at(l, st, j, c)
+	return vs.vals != nil && len(vs.vals) == 1 && vs.vals[0].Kind() == constant.Bool && constant.BoolVal(vs.vals[0])
+}
+
+func fmtState(st []constant.Value) string {
+	var b []byte
+	for _, v := range st {
+		if v == nil {
+			b = append(b, '?', ',')
+			continue
+		}
+		b = append(b, v.ExactString()...)
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // atExit is x when l is done (x of the last iteration, or of the state

@@ -65,7 +65,7 @@ func escapes(a *ssa.Alloc) bool {
 			return false
 		}
 		seen[v] = true
-			for _, ref := range *v.Referrers() {
+		for _, ref := range *v.Referrers() {
 			switch u := ref.(type) {
 			case ssa.CallInstruction:
 				if !readOnlyArg(u, v) {

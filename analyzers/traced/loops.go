@@ -22,6 +22,8 @@ type Loop struct {
 	fn     *ssa.Function
 	header *ssa.BasicBlock
 	blocks map[*ssa.BasicBlock]bool
+	// body are the blocks of blocks in the function's order.
+	body   []*ssa.BasicBlock
 	parent *Loop
 	phis   []*ssa.Phi
 	// mems are the places of memory the body writes that loads in the
@@ -87,6 +89,13 @@ func (s *summary) findLoops() {
 			}
 		}
 	}
+	for _, l := range s.loops {
+		for _, b := range s.fn.Blocks {
+			if l.blocks[b] {
+				l.body = append(l.body, b)
+			}
+		}
+	}
 	// Nesting: the parent of a loop is the smallest other loop holding its header.
 	for _, l := range s.loops {
 		for _, m := range s.loops {
@@ -101,7 +110,7 @@ func (s *summary) findLoops() {
 		}
 	}
 	for _, l := range s.loops {
-		for b := range l.blocks {
+		for _, b := range l.body {
 			if cur := s.loopOf[b]; cur == nil || len(l.blocks) < len(cur.blocks) {
 				s.loopOf[b] = l
 			}
@@ -140,7 +149,7 @@ func (s *summary) mapStatements() {
 	}
 	for _, l := range order {
 		lo, hi := token.NoPos, token.NoPos
-		for b := range l.blocks {
+		for _, b := range l.body {
 			for _, instr := range b.Instrs {
 				switch instr.(type) {
 				case *ssa.DebugRef, *ssa.Phi, *ssa.Alloc:
@@ -206,7 +215,7 @@ func (s *summary) solve(l *Loop) {
 	}
 	l.enter, l.pre, l.post = exprTrue, exprTrue, exprTrue
 	latches := s.latches(l)
-	for b := range l.blocks {
+	for _, b := range l.body {
 		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
 			continue

@@ -3,6 +3,7 @@ package traced
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -22,6 +23,8 @@ type memory struct {
 	f *flow
 	// byRoot are the stores of the package by the root of their address.
 	byRoot map[ssa.Value][]*ssa.Store
+	// roots are the keys of byRoot in the order of the package's code.
+	roots []ssa.Value
 	// updates and sends are the map updates and channel sends by root.
 	updates map[ssa.Value][]ssa.Instruction
 	// indirect are the roots that are not bases, parameters or free
@@ -29,7 +32,8 @@ type memory struct {
 	indirect []ssa.Value
 	// resolved are the stores of each base, once worked out.
 	resolved map[any][]placed
-	building map[any]bool
+	// building are the bases whose stores are being worked out, by frame.
+	building map[any]int
 }
 
 // placed is a store at a base: the path below it and the value, in the
@@ -44,7 +48,7 @@ type placed struct {
 
 func newMemory(f *flow) *memory {
 	m := &memory{f: f, byRoot: map[ssa.Value][]*ssa.Store{}, updates: map[ssa.Value][]ssa.Instruction{},
-		resolved: map[any][]placed{}, building: map[any]bool{}}
+		resolved: map[any][]placed{}, building: map[any]int{}}
 	seenIndirect := map[ssa.Value]bool{}
 	note := func(root ssa.Value) {
 		switch root.(type) {
@@ -62,6 +66,9 @@ func newMemory(f *flow) *memory {
 				switch s := instr.(type) {
 				case *ssa.Store:
 					root := addrRoot(s.Addr)
+					if m.byRoot[root] == nil {
+						m.roots = append(m.roots, root)
+					}
 					m.byRoot[root] = append(m.byRoot[root], s)
 					note(root)
 				case *ssa.MapUpdate:
@@ -332,10 +339,12 @@ func (m *memory) storesAt(base any) []placed {
 	if out, ok := m.resolved[base]; ok {
 		return out
 	}
-	if m.building[base] {
+	if k, ok := m.building[base]; ok {
+		m.f.cut(k)
 		return nil
 	}
-	m.building[base] = true
+	frame := m.f.open()
+	m.building[base] = frame
 	var out []placed
 	add := func(st placed) { out = append(out, st) }
 	if v, ok := base.(ssa.Value); ok {
@@ -348,17 +357,73 @@ func (m *memory) storesAt(base any) []placed {
 		}
 		m.viaParams(base, owner, add)
 	}
+	parts := partTypes(baseType(base))
 	for _, root := range m.indirect {
 		for _, st := range m.byRoot[root] {
-			m.place(st, base, ownerOf(base), nil, add)
+			if holds(parts, st.Addr.Type().Underlying().(*types.Pointer).Elem()) {
+				m.place(st, base, ownerOf(base), nil, add)
+			}
 		}
 		for _, u := range m.updates[root] {
-			m.placeElem(u, base, ownerOf(base), add)
+			if holds(parts, containerOf(u).Type()) {
+				m.placeElem(u, base, ownerOf(base), add)
+			}
 		}
 	}
 	m.resolved[base] = out
 	delete(m.building, base)
+	m.f.close(frame, func() { delete(m.resolved, base) })
 	return out
+}
+
+// partTypes are the types of the places below a value of type t (t
+// itself, its fields and elements, through pointers too): a store through a
+// pointer of unknown origin can write into a base only at a place of its
+// type (Go's memory is typed).
+func partTypes(t types.Type) []types.Type {
+	var out []types.Type
+	var visit func(t types.Type, depth int)
+	visit = func(t types.Type, depth int) {
+		if t == nil || depth > 6 || slices.ContainsFunc(out, func(u types.Type) bool { return types.Identical(u, t) }) {
+			return
+		}
+		out = append(out, t)
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			for i := range u.NumFields() {
+				visit(u.Field(i).Type(), depth+1)
+			}
+		case *types.Array:
+			visit(u.Elem(), depth+1)
+		case *types.Slice:
+			visit(u.Elem(), depth+1)
+		case *types.Map:
+			visit(u.Elem(), depth+1)
+		case *types.Chan:
+			visit(u.Elem(), depth+1)
+		case *types.Pointer:
+			visit(u.Elem(), depth+1)
+		}
+	}
+	visit(t, 0)
+	return out
+}
+
+// holds reports whether t is one of parts (any type when parts are not
+// known: a base of unknown type).
+func holds(parts []types.Type, t types.Type) bool {
+	return len(parts) == 0 || slices.ContainsFunc(parts, func(u types.Type) bool { return types.Identical(u, t) })
+}
+
+// containerOf is the map a map update writes, or the channel a send sends on.
+func containerOf(instr ssa.Instruction) ssa.Value {
+	switch u := instr.(type) {
+	case *ssa.MapUpdate:
+		return u.Map
+	case *ssa.Send:
+		return u.Chan
+	}
+	return nil
 }
 
 // ownerOf is the function that makes base (nil for a global).
@@ -507,7 +572,8 @@ func pointers(x *Expr) []*Expr {
 // free variable bound to a pointer into base: at the calls that pass it
 // and the closures that capture it.
 func (m *memory) viaParams(base any, owner *ssa.Function, add func(placed)) {
-	for root, stores := range m.byRoot {
+	for _, root := range m.roots {
+		stores := m.byRoot[root]
 		var fn *ssa.Function
 		var idx int
 		isFree := false

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -37,6 +39,11 @@ type flow struct {
 	ops map[*ssa.Function]int
 	// externalRoots are the roots whose function is another package's.
 	externalRoots []*Root
+	// fr are the questions being answered (cycles.go).
+	fr frames
+	// callersFrame is the frame of the call graph while it is built (-1
+	// when it is not being built).
+	callersFrame int
 }
 
 // buildSSA builds the SSA form of the package, as passes/buildssa does,
@@ -77,8 +84,8 @@ func buildSSA(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *
 			add(anon)
 		}
 	}
-	for _, m := range spkg.Members {
-		switch m := m.(type) {
+	for _, name := range slices.Sorted(maps.Keys(spkg.Members)) {
+		switch m := spkg.Members[name].(type) {
 		case *ssa.Function:
 			add(m)
 		case *ssa.Type:
@@ -118,7 +125,7 @@ func newFlow(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	f := &flow{
 		fset: fset, files: files, info: info, pkg: pkg, ssa: spkg, prog: spkg.Prog,
 		funcs: funcs, byObj: map[*types.Func]*ssa.Function{}, sums: map[*ssa.Function]*summary{},
-		importFact: importFact,
+		importFact: importFact, callersFrame: -1,
 	}
 	for _, fn := range funcs {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Origin() == nil {
@@ -126,6 +133,7 @@ func newFlow(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 		}
 	}
 	f.mem = newMemory(f)
+	f.buildCallers() // first: what is worked out while it is built is not kept (cycles.go)
 	return f
 }
 

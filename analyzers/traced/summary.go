@@ -13,12 +13,14 @@ type summary struct {
 	f    *flow
 	fn   *ssa.Function
 	vals map[ssa.Value]*Expr
-	busy map[ssa.Value]bool
+	// busy are the values being computed, by their frame.
+	busy map[ssa.Value]int
 	// results holds, per result index, the choice of the values the
 	// function returns (nil until computed; see result).
 	results []*Expr
-	// computing is set while the results are computed (recursion).
-	computing bool
+	// computing is the frame of the results while they are computed
+	// (-1 otherwise).
+	computing int
 	loops     []*Loop
 	loopOf    map[*ssa.BasicBlock]*Loop
 	// exits are the values of loops as used after them, once each.
@@ -35,7 +37,7 @@ func (f *flow) summary(fn *ssa.Function) *summary {
 	if s, ok := f.sums[fn]; ok {
 		return s
 	}
-	s := &summary{f: f, fn: fn, vals: map[ssa.Value]*Expr{}, busy: map[ssa.Value]bool{}, exits: map[exitKey]*Expr{}}
+	s := &summary{f: f, fn: fn, vals: map[ssa.Value]*Expr{}, busy: map[ssa.Value]int{}, exits: map[exitKey]*Expr{}, computing: -1}
 	f.sums[fn] = s
 	s.findLoops()
 	return s
@@ -46,16 +48,19 @@ func (s *summary) value(v ssa.Value) *Expr {
 	if e, ok := s.vals[v]; ok {
 		return e
 	}
-	if s.busy[v] {
-		return unknown // a cycle not through a loop header (cannot happen in SSA, but memory can loop back)
+	if k, ok := s.busy[v]; ok {
+		s.f.cut(k)
+		return unknown // a cycle not through a loop header: through memory or the call graph
 	}
-	s.busy[v] = true
+	i := s.f.open()
+	s.busy[v] = i
 	e := s.eval(v)
 	delete(s.busy, v)
 	if e == nil {
 		e = unknown
 	}
 	s.vals[v] = e
+	s.f.close(i, func() { delete(s.vals, v) })
 	return e
 }
 
@@ -79,6 +84,9 @@ func (s *summary) operand(v ssa.Value, at *ssa.BasicBlock) *Expr {
 		}
 		e = atExit(l, e)
 		s.exits[key] = e
+		if len(s.f.fr.low) > 0 && s.f.fr.low[len(s.f.fr.low)-1] < len(s.f.fr.low)-1 {
+			delete(s.exits, key) // made of a provisional value: not kept
+		}
 	}
 	return e
 }
@@ -87,10 +95,12 @@ func (s *summary) operand(v ssa.Value, at *ssa.BasicBlock) *Expr {
 // Tuple's element for several results).
 func (s *summary) result(n int) *Expr {
 	if s.results == nil {
-		if s.computing {
+		if s.computing >= 0 {
+			s.f.cut(s.computing)
 			return unknown // recursion: the result is not known yet
 		}
-		s.computing = true
+		i := s.f.open()
+		s.computing = i
 		nres := s.fn.Signature.Results().Len()
 		alts := make([][]*Expr, nres)
 		for _, b := range s.fn.Blocks {
@@ -102,11 +112,16 @@ func (s *summary) result(n int) *Expr {
 				alts[i] = append(alts[i], s.operand(r, b))
 			}
 		}
-		s.results = make([]*Expr, nres)
+		results := make([]*Expr, nres)
 		for i := range alts {
-			s.results[i] = choice(alts[i]...)
+			results[i] = choice(alts[i]...)
 		}
-		s.computing = false
+		s.results, s.computing = results, -1
+		s.f.close(i, func() { s.results = nil })
+		if n < len(results) {
+			return results[n]
+		}
+		return unknown
 	}
 	if n < len(s.results) {
 		return s.results[n]

@@ -119,7 +119,7 @@ func (r *Result) loopsIn(c *Context) []LoopCount {
 			continue
 		}
 		ops := 0
-		for b := range l.blocks {
+		for _, b := range l.body {
 			ops += r.contextOps(c, b)
 		}
 		if ops == 0 {

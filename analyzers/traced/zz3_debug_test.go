@@ -1,0 +1,82 @@
+package traced
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+)
+
+func TestZZJitted(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, pat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		if r == nil {
+			continue
+		}
+		if os.Getenv("DBG_RJ") != "" {
+			r.RepeatedJits()
+		}
+		for _, j := range r.JittedCalls() {
+			fmt.Printf("call %s static %v known %v\n", r.Fset.Position(j.Call.Pos()), j.Static, j.StaticKnown)
+			if !j.StaticKnown { dbgWrapper(r, j) }
+			for k := range j.Call.Args {
+				if j.IsStatic(k) {
+					s := r.flow.summary(j.instr.Parent())
+					fmt.Printf("   arg %d = %s churn %+v\n", k, s.operand(j.instr.Common().Args[k], j.instr.Block()), j.ArgChurn(k, nil))
+				}
+			}
+		}
+	}
+}
+
+func dbgWrapper(r *Result, j *JittedCall) {
+	s := r.flow.summary(j.instr.Parent())
+	for _, v := range alternatives(s.operand(j.instr.Common().Value, j.instr.Block())) {
+		fmt.Printf("   callee %s\n", v)
+	}
+}
+
+func TestZZGlobal(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, pat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		for _, m := range r.flow.ssa.Members {
+			g, ok := m.(*ssa.Global)
+			if !ok || g.Name() != os.Getenv("DBG_G") {
+				continue
+			}
+			for _, st := range r.flow.mem.storesAt(g) {
+				fmt.Printf("store %v = %s\n", st.path, st.val)
+				for _, a := range st.val.Args {
+					fmt.Printf("   arg %s kind %d\n", a, a.Kind)
+					if a.Kind == kPtr || len(a.Args) > 0 {
+						for _, pp := range pointers(a) {
+							fmt.Printf("     ptr %s site %T\n", pp, pp.Site)
+							for _, s2 := range r.flow.mem.storesAt(pp.Site) {
+								fmt.Printf("       st %v = %s\n", s2.path, s2.val)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
