@@ -96,7 +96,10 @@ func churnMessage(what string, c *traced.Churn) string {
 		return fmt.Sprintf("%s comes from %s and changes on every call: each call traces and compiles again. Pass it as an array argument", what, c.Source)
 	}
 	count := "each call traces and compiles again"
-	if c.Known {
+	switch {
+	case c.Known && c.DistinctKnown && c.Distinct < c.Trips:
+		count += fmt.Sprintf(" (%d values over %d iterations → %d compiles)", c.Distinct, c.Trips, c.Distinct)
+	case c.Known:
 		count += fmt.Sprintf(" (%d iterations → %d compiles)", c.Trips, c.Trips)
 	}
 	return fmt.Sprintf("%s takes a new value on every iteration: %s. Pass it as an array argument, or keep it fixed", what, count)

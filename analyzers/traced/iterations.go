@@ -464,12 +464,12 @@ func (ev *evaluator) distinct(l *Loop, e *Expr, env *Env) (int64, bool) {
 	if r := ev.runLoop(l, env); r.ok && len(r.states) <= maxVals {
 		seen := map[string]bool{}
 		for j, st := range r.states {
-			vs := ev.at(l, st, j, e)
-			if vs.vals == nil {
+			ks := valueKeys(func(x *Expr) vset { return ev.at(l, st, j, x) }, e)
+			if ks == nil {
 				return ev.formBound(e)
 			}
-			for _, v := range vs.vals {
-				seen[v.ExactString()] = true
+			for _, k := range ks {
+				seen[k] = true
 			}
 		}
 		return int64(len(seen)), true
@@ -478,18 +478,55 @@ func (ev *evaluator) distinct(l *Loop, e *Expr, env *Env) (int64, bool) {
 		if t, ok := ev.trips(l, env); ok && t <= maxVals {
 			seen := map[string]bool{}
 			for j := int64(0); j < t; j++ {
-				vs := ev.with(l, constant.MakeInt64(j)).values(c)
-				if vs.vals == nil {
+				ks := valueKeys(ev.with(l, constant.MakeInt64(j)).values, c)
+				if ks == nil {
 					return ev.formBound(e)
 				}
-				for _, v := range vs.vals {
-					seen[v.ExactString()] = true
+				for _, k := range ks {
+					seen[k] = true
 				}
 			}
 			return int64(len(seen)), true
 		}
 	}
+	if k, ok := ev.butLast(l, e, env); ok {
+		return k, true
+	}
 	return ev.formBound(e)
+}
+
+// valueKeys are the values e may take, as strings (a tuple's: the
+// combinations of its parts'), or nil when they are not all known.
+func valueKeys(values func(*Expr) vset, e *Expr) []string {
+	if e.Kind != kTuple {
+		vs := values(e)
+		if vs.vals == nil {
+			return nil
+		}
+		out := make([]string, len(vs.vals))
+		for i, v := range vs.vals {
+			out[i] = v.ExactString()
+		}
+		return out
+	}
+	out := []string{""}
+	for _, a := range e.Args {
+		ks := valueKeys(values, a)
+		if ks == nil {
+			return nil
+		}
+		var next []string
+		for _, p := range out {
+			for _, k := range ks {
+				next = append(next, p+","+k)
+			}
+		}
+		if len(next) > maxVals {
+			return nil
+		}
+		out = next
+	}
+	return out
 }
 
 // formBound bounds the distinct values of e by its form.
@@ -498,6 +535,28 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 		return int64(len(vs.vals)), true
 	}
 	switch e.Kind {
+	case kTuple:
+		total := int64(1)
+		for _, a := range e.Args {
+			n, ok := ev.formBound(a)
+			if !ok {
+				return 0, false
+			}
+			total *= n
+		}
+		return total, true
+	case kAtExit:
+		return ev.formBound(e.Args[0]) // one of the values it takes in the loop
+	case kOver:
+		return ev.distinct(e.Loop, e.Args[0], e.Env)
+	case kLoad:
+		if el := ev.elementOf(e); el != nil {
+			return ev.formBound(el)
+		}
+	case kLen:
+		if el := ev.elementOf(e.Args[0]); el != nil {
+			return ev.formBound(length(el))
+		}
 	case kOp:
 		switch {
 		case e.Op == token.REM && len(e.Args) == 2:
@@ -532,6 +591,9 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 		}
 		return total, true
 	case kIndex:
+		if el := ev.elementOf(e.Args[0]); el != nil {
+			return ev.formBound(el)
+		}
 		if elems := elements(e.Args[0]); elems != nil {
 			var total int64
 			for _, a := range elems {

@@ -128,9 +128,16 @@ type Churn struct {
 	// Trips is the number of iterations of the loop (when Known).
 	Trips int64
 	Known bool
+	// Distinct is the number of distinct values over those iterations
+	// (when DistinctKnown).
+	Distinct      int64
+	DistinctKnown bool
 	// Source is the clock or random function the value comes from ("" for
 	// a value the loop changes).
 	Source string
+	// Loop is the loop whose iterations change the value (nil for a clock
+	// or a draw outside loops).
+	Loop ast.Stmt
 }
 
 // ArgChurn reports whether argument k of the call (or the part of it that
@@ -192,7 +199,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		if bounded && repeats(k, t, known) {
 			return nil
 		}
-		return &Churn{Trips: t, Known: known, Source: clockOrRand(e)}
+		return &Churn{Trips: t, Known: known, Distinct: k, DistinctKnown: bounded, Source: clockOrRand(e), Loop: l.Stmt}
 	}
 	if src := clockOrRand(e); src != "" && !fewByForm(e) {
 		return &Churn{Source: src}
@@ -213,16 +220,18 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 }
 
 // MaxFew is the largest number of distinct values that is "a few
-// compiles" whatever the number of iterations.
+// compiles" when the number of iterations is not known.
 const MaxFew = 8
 
 // repeats reports whether k values over t iterations repeat enough that
-// most calls hit the cache.
+// most calls hit the cache: one value, or fewer misses than half the calls
+// (the corpus's oracle counts churn the same way: at least two misses, for
+// at least every other call).
 func repeats(k, t int64, known bool) bool {
 	if !known {
 		return k <= MaxFew
 	}
-	return k <= MaxFew && k < t || 2*k <= t
+	return k <= 1 || 2*k < t
 }
 
 // clockOrRand returns the clock or random function e's value comes from

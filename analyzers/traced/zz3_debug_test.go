@@ -30,6 +30,12 @@ func TestZZJitted(t *testing.T) {
 			fmt.Printf("call %s static %v known %v\n", r.Fset.Position(j.Call.Pos()), j.Static, j.StaticKnown)
 			if !j.StaticKnown { dbgWrapper(r, j) }
 			for k := range j.Call.Args {
+				if t := j.ParamType(k); t != nil && IsArray(t) && !j.IsStatic(k) {
+					s := r.flow.summary(j.instr.Parent())
+					e := s.operand(j.instr.Common().Args[k], j.instr.Block())
+					fmt.Printf("   shape %d = %s churn %+v\n", k, shapeTuple(e), j.ShapeChurn(k))
+					if os.Getenv("DBG_SHAPE") != "" { dbgShape(r, j, k) }
+				}
 				if j.IsStatic(k) {
 					s := r.flow.summary(j.instr.Parent())
 					fmt.Printf("   arg %d = %s churn %+v\n", k, s.operand(j.instr.Common().Args[k], j.instr.Block()), j.ArgChurn(k, nil))
@@ -80,3 +86,22 @@ func TestZZGlobal(t *testing.T) {
 	}
 }
 
+
+func dbgShape(r *Result, j *JittedCall, k int) {
+	s := r.flow.summary(j.instr.Parent())
+	e := shapeTuple(s.operand(j.instr.Common().Args[k], j.instr.Block()))
+	ev := r.flow.newEvaluator()
+	for l := s.loopOf[j.instr.Block()]; l != nil; l = l.parent {
+		n, ok := ev.distinct(l, e, nil)
+		fmt.Printf("     loop %v distinct %d %v\n", r.Fset.Position(l.header.Instrs[0].Pos()), n, ok)
+		for _, a := range e.Args {
+			if a.Kind == kLen {
+				el := ev.elementOf(a.Args[0])
+				fmt.Printf("     elem %s\n", el)
+				if el != nil {
+					n, ok := ev.formBound(length(el)); fmt.Println("     ", n, ok)
+				}
+			}
+		}
+	}
+}

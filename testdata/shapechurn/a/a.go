@@ -15,7 +15,7 @@ var maskedMean = jit.Jit(MaskedMean)
 func churn(batches [][]float32) {
 	x := jit.Arange(300, jit.Float32)
 	for _, n := range []int{100, 200, 100, 200, 300} {
-		sumSq.Call(x.Slice([]int{0}, []int{n})) // want `argument x has a different shape on each iteration: one compile per distinct shape \(3 distinct lengths in the literal → 3 compiles\). Pad to a fixed size with jit.PadTo and pass a mask`
+		sumSq.Call(x.Slice([]int{0}, []int{n})) // want `argument x has a different shape on each iteration: one compile per distinct shape \(3 shapes over 5 iterations → 3 compiles\). Pad to a fixed size with jit.PadTo and pass a mask`
 	}
 	for i := 1; i < 5; i++ {
 		sumSq.Call(jit.Arange(i, jit.Float32)) // want `argument x has a different shape`

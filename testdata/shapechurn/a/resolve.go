@@ -99,7 +99,7 @@ func rsSequence(n int) jit.Array {
 func rsCurriculum() {
 	// The length doubles every epoch: six shapes in six epochs.
 	for epoch := range 6 {
-		sumSq.Call(rsSequence(4 << epoch)) // want `argument x has a different shape on each iteration: one compile per distinct shape \(the number of compiles grows with the distinct lengths in 6\)`
+		sumSq.Call(rsSequence(4 << epoch)) // want `argument x has a different shape on each iteration: one compile per distinct shape \(6 iterations → 6 compiles\)`
 	}
 	// Capped at 32: 8, 16, 32, then 32 again: three shapes in 14 epochs.
 	for epoch := range 14 {

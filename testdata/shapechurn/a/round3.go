@@ -41,7 +41,7 @@ func r3Cached(sizes []int) {
 		x := r3Request(n)
 		reg.get("small").Call(x) // want `argument x has a different shape on each iteration: one compile per distinct shape \(the number of compiles grows with the distinct lengths in sizes\)`
 		fs["small"].Call(x)      // want `argument x has a different shape on each iteration`
-		f.Call(r3Request(n))     // want `argument r3Request\(n\) has a different shape on each iteration`
+		f.Call(r3Request(n))     // want `argument x has a different shape on each iteration`
 	}
 	// Not reported: the same shape on every iteration.
 	for range sizes {

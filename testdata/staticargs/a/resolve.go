@@ -49,10 +49,10 @@ func rsRepeated(x jit.Array) {
 		x = power.Call(pair[i], x)
 	}
 	// The zeros that a short array literal leaves out are a third value:
-	// three compiles.
+	// three compiles in six calls, a miss on every other call.
 	short := [6]int{2, 4, 2}
 	for i := range short {
-		x = power.Call(short[i], x)
+		x = power.Call(short[i], x) // want `static argument n takes a new value on every iteration: each call traces and compiles again \(3 values over 6 iterations → 3 compiles\)`
 	}
 	// Five distinct values, one per iteration.
 	distinct := []int{1, 2, 3, 5, 8}

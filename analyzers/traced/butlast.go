@@ -1,0 +1,139 @@
+package traced
+
+import "go/token"
+
+// Two questions about the values a loop makes, beyond evaluating them.
+//
+// All iterations but the last: an iteration that another follows ran with
+// the loop's test true at the next state, and what holds there can decide
+// a min or a max (batches cut with min(i+bs, n) - i are bs long on every
+// iteration that another follows, n - i on the last: two lengths).
+//
+// The elements of a slice a loop builds by appending are the values
+// appended over its iterations: an element of the result of a helper that
+// chunks its input takes the values of one chunk over the helper's loop.
+
+// butLast counts the distinct values of e over l when e takes one value on
+// every iteration that another iteration follows (e under the loop's test
+// at the next state no longer varies): that one, and the last's.
+func (ev *evaluator) butLast(l *Loop, e *Expr, env *Env) (int64, bool) {
+	l.sum.solve(l)
+	iters := map[atomKey]*Expr{keyOf(iterNum(l)): op(token.ADD, iterNum(l), intConst(1))}
+	for k := range l.phis {
+		if k < len(l.next) && l.next[k] != nil {
+			iters[keyOf(iter(l, k))] = l.next[k]
+		}
+	}
+	next := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}
+	test := next.do(l.pre)
+	if env != nil {
+		test = ev.f.subst(test, env)
+	}
+	facts := conjuncts(test)
+	decided := ev.f.underFacts(e, facts, map[*Expr]*Expr{})
+	if decided == e || varies(l, decided) {
+		return 0, false
+	}
+	return 2, true
+}
+
+// underFacts rebuilds e (through its arithmetic) with each min and max of
+// two operands that a fact (a < b, a <= b, b > a, b >= a) decides
+// replaced by the operand it picks.
+func (f *flow) underFacts(e *Expr, facts []*Expr, memo map[*Expr]*Expr) *Expr {
+	if out, ok := memo[e]; ok {
+		return out
+	}
+	out := e
+	switch e.Kind {
+	case kOp, kConv, kPure, kTuple, kLen, kSelect:
+		args := make([]*Expr, len(e.Args))
+		changed := false
+		for i, a := range e.Args {
+			args[i] = a
+			if a != nil {
+				args[i] = f.underFacts(a, facts, memo)
+			}
+			changed = changed || args[i] != a
+		}
+		if changed {
+			out = f.remake(e, args, e.Tr, e.Env, e.Site)
+		}
+	}
+	if out.Kind == kPure && (out.Name == "min" || out.Name == "max") && len(out.Args) == 2 {
+		if pick := decide(out.Name == "min", out.Args[0], out.Args[1], facts); pick != nil {
+			out = pick
+		}
+	}
+	memo[e] = out
+	return out
+}
+
+// decide returns the smaller (min) or larger of a and b when a fact says
+// which it is, else nil.
+func decide(min bool, a, b *Expr, facts []*Expr) *Expr {
+	same := func(x, y *Expr) bool { return x.String() == y.String() }
+	for _, c := range facts {
+		if c.Kind != kOp || len(c.Args) != 2 {
+			continue
+		}
+		lo, hi := c.Args[0], c.Args[1]
+		switch c.Op {
+		case token.LSS, token.LEQ:
+		case token.GTR, token.GEQ:
+			lo, hi = hi, lo
+		default:
+			continue
+		}
+		switch {
+		case same(lo, a) && same(hi, b):
+		case same(lo, b) && same(hi, a):
+			a, b = b, a
+		default:
+			continue
+		}
+		if min {
+			return a
+		}
+		return b
+	}
+	return nil
+}
+
+// elementOf is an element of x when x is a slice that a loop builds by
+// appending to it: one of the values appended over the loop's iterations
+// (nil otherwise).
+func (ev *evaluator) elementOf(x *Expr) *Expr {
+	if x.Kind == kLoad && len(x.Args) == 1 {
+		if p := x.Args[0]; p.Kind == kPtr && p.Site == nil && p.Name == "elem" && len(p.Args) == 2 {
+			return ev.elementOf(p.Args[0])
+		}
+		return nil
+	}
+	if x.Kind != kAtExit || x.Args[0].Kind != kIter || x.Args[0].Loop != x.Loop || x.Args[0].N < 0 {
+		return nil
+	}
+	l, it := x.Loop, x.Args[0]
+	l.sum.solve(l)
+	if it.N >= len(l.next) {
+		return nil
+	}
+	grown := l.next[it.N]
+	if grown.Kind != kSeq || grown.Tr == nil || !isZero(length(l.init[it.N])) {
+		return nil
+	}
+	var added []*Expr
+	for _, a := range alternatives(grown.Tr) {
+		if a.Kind == kIndex && a.Args[0].String() == it.String() {
+			continue // the elements it already had
+		}
+		added = append(added, a)
+	}
+	o := overLoop(l, choice(added...))
+	if o.Kind == kOver && x.Env != nil {
+		cp := *o
+		cp.Env = x.Env
+		return cp.sized()
+	}
+	return o
+}
