@@ -137,3 +137,78 @@ func (ev *evaluator) elementOf(x *Expr) *Expr {
 	}
 	return o
 }
+
+// shapeBound bounds the distinct shapes of the array x whose dims are not
+// known as expressions: one of the arrays a loop appended (the shapes over
+// that loop), a loop's array state (the shapes it is carried through), or
+// an elementwise operation (the combinations of its operands' shapes).
+func (ev *evaluator) shapeBound(x *Expr) (int64, bool) {
+	switch x.Kind {
+	case kOver:
+		return ev.distinct(x.Loop, shapeTuple(x.Args[0]), x.Env)
+	case kIter:
+		return ev.carriedShapes(x)
+	case kChoice:
+		var total int64
+		for _, a := range x.Args {
+			n, ok := ev.formBound(shapeTuple(a))
+			if !ok {
+				return 0, false
+			}
+			total += n
+		}
+		return total, true
+	case kArray:
+		if !elementwise(x.Name) {
+			return 0, false
+		}
+		total := int64(1)
+		for _, a := range x.Args {
+			if a.Kind == kIface || a.Kind == kConst {
+				continue // a Go number: a scalar
+			}
+			n, ok := ev.formBound(shapeTuple(a))
+			if !ok {
+				return 0, false
+			}
+			total *= n
+		}
+		return total, true
+	}
+	return 0, false
+}
+
+// carriedShapes counts the shapes of a loop's array state: the one it
+// starts with, then what the body makes of each, until they repeat.
+func (ev *evaluator) carriedShapes(x *Expr) (int64, bool) {
+	l := x.Loop
+	l.sum.solve(l)
+	if x.N >= len(l.init) {
+		return 0, false
+	}
+	bind := func(e *Expr) *Expr {
+		if env := ev.envOf(l); env != nil {
+			return ev.f.subst(e, env)
+		}
+		return e
+	}
+	cur := bind(l.init[x.N])
+	seen := map[string]bool{}
+	for range maxVals {
+		d := dimsOf(cur)
+		if d == nil {
+			return 0, false
+		}
+		ks := valueKeys(ev.values, node(kTuple, d...))
+		if len(ks) != 1 {
+			return 0, false
+		}
+		if seen[ks[0]] {
+			return int64(len(seen)), true
+		}
+		seen[ks[0]] = true
+		sub := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): cur}}
+		cur = sub.do(bind(l.next[x.N]))
+	}
+	return 0, false
+}

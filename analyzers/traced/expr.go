@@ -375,6 +375,28 @@ func length(x *Expr) *Expr {
 	return node(kLen, x)
 }
 
+// elementAt is the element at index i of a sequence whose elements are
+// each one of alts: one of the values a loop appended, at an index that
+// the over node keeps (in Tr), so that a loop ranging over the sequence
+// sees a different element on each iteration.
+func elementAt(alts, i *Expr) *Expr {
+	switch alts.Kind {
+	case kOver:
+		if _, ok := i.int64Of(); !ok && i.Kind != kUnknown {
+			out := *alts
+			out.Tr = i
+			return out.sized()
+		}
+	case kChoice:
+		out := make([]*Expr, len(alts.Args))
+		for k, a := range alts.Args {
+			out[k] = elementAt(a, i)
+		}
+		return choice(out...)
+	}
+	return alts
+}
+
 // index is element i of x.
 func index(x, i *Expr) *Expr {
 	switch x.Kind {
@@ -384,7 +406,7 @@ func index(x, i *Expr) *Expr {
 		}
 		if len(x.Args) == 1 {
 			if x.Tr != nil {
-				return x.Tr // each element is one of these
+				return elementAt(x.Tr, i) // each element is one of these
 			}
 			return unknown
 		}

@@ -400,7 +400,7 @@ func atExit(l *Loop, x *Expr) *Expr {
 		out := *x
 		out.Args = args
 		if x.Tr != nil {
-			out.Tr = overLoop(l, x.Tr)
+			out.Tr = overLoop(l, appended(l, x.Tr))
 		}
 		return out.sized()
 	case kArray:
@@ -440,6 +440,25 @@ func atExit(l *Loop, x *Expr) *Expr {
 	e := node(kAtExit, x)
 	e.Loop = l
 	return e
+}
+
+// appended drops, from what the elements of a sequence of l's state can
+// be (alts), the elements the state already had when it started empty:
+// what is left is what the loop appends.
+func appended(l *Loop, alts *Expr) *Expr {
+	l.sum.solve(l)
+	var out []*Expr
+	for _, a := range alternatives(alts) {
+		if a.Kind == kIndex && a.Args[0].Kind == kIter && a.Args[0].Loop == l && a.Args[0].N >= 0 &&
+			a.Args[0].N < len(l.init) && l.init[a.Args[0].N] != nil && isZero(length(l.init[a.Args[0].N])) {
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return alts
+	}
+	return choice(out...)
 }
 
 // overLoop is "one of the values x takes over l's iterations".
@@ -547,6 +566,8 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 		return total, true
 	case kAtExit:
 		return ev.formBound(e.Args[0]) // one of the values it takes in the loop
+	case kShape:
+		return ev.shapeBound(e.Args[0])
 	case kOver:
 		return ev.distinct(e.Loop, e.Args[0], e.Env)
 	case kLoad:

@@ -60,7 +60,7 @@ func (s *summary) edgeCond(pred, b *ssa.BasicBlock) *Expr {
 	if !ok || pred.Succs[0] == pred.Succs[1] {
 		return exprTrue
 	}
-	c := s.operand(ifs.Cond, pred)
+	c := s.operand(ifs.Cond, b) // as b sees it: a loop's test when the loop is done
 	if pred.Succs[0] == b {
 		return c
 	}
@@ -76,7 +76,7 @@ func (s *summary) merge(phi *ssa.Phi) *Expr {
 	d := b.Idom()
 	for i, e := range phi.Edges {
 		p := b.Preds[i]
-		alts[i] = s.operand(e, p)
+		alts[i] = s.operand(e, b) // as b sees it: a loop's value when the loop is done
 		if d != nil {
 			conds[i] = and(s.pathCond(d, p), s.edgeCond(p, b))
 		}

@@ -177,6 +177,10 @@ func opDims(name string, args []*Expr) []*Expr {
 		}
 		return out
 	}
+	reduction := name == "Sum" || name == "Mean" || name == "MaxReduce" || name == "MinReduce"
+	if reduction && (len(args) < 2 || len(shape(last())) == 0 && last().Kind == kSeq && isZero(last().Args[0])) {
+		return []*Expr{} // over every axis: a scalar, whatever the operand
+	}
 	if in == nil {
 		return nil
 	}
@@ -239,6 +243,20 @@ func opDims(name string, args []*Expr) []*Expr {
 		return in
 	}
 	return broadcastAll(args)
+}
+
+// shapedOps are the operations whose result's shape is not their
+// operands' broadcast (constructors, slicing, reductions, products).
+var shapedOps = map[string]bool{
+	"Zeros": true, "Ones": true, "Full": true, "Arange": true, "Scalar": true, "FromSlice": true, "Concatenate": true,
+	"PadTo": true, "Slice": true, "Reshape": true, "Sum": true, "Mean": true, "MaxReduce": true, "MinReduce": true,
+	"Transpose": true, "MatMul": true,
+}
+
+// elementwise reports whether the operation name gives its operands'
+// broadcast shape.
+func elementwise(name string) bool {
+	return (stagingMethods[name] || stagingFuncs[name]) && !shapedOps[name]
 }
 
 // broadcastAll is the shape of an elementwise operation on the array

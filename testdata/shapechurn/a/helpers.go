@@ -59,7 +59,7 @@ func fromHelpers(sentences []string) {
 		maskedMean.Call(p, m) // four buckets: a few compiles, not reported
 	}
 	for _, r := range records(30) {
-		sumSq.Call(r) // want `argument x has a different shape on each iteration: one compile per distinct shape \(the number of compiles grows with the distinct lengths in records\(30\)\)`
+		sumSq.Call(r) // want `argument x has a different shape on each iteration: one compile per distinct shape \(30 iterations → 30 compiles\)`
 	}
 	batches := sameSize(30)
 	for _, r := range batches {
