@@ -6,18 +6,19 @@
 // shapechurn: report jitted calls in loops whose array arguments change shape on every iteration
 //
 // A jitted function is traced and compiled once per input signature: the
-// shapes and dtypes of its array arguments. Calling it in a loop with an
-// array whose shape depends on the loop (x.Slice by the index, Arange(i),
-// Zeros or Reshape with a loop-dependent size, FromSlice of ragged batches,
-// PadTo to a size read from the data, an array or a host slice that a helper
-// of the package builds from what changes, or from state it advances, as a
-// loader's Next does) compiles it again for every distinct shape. Wrappers
-// that come from a cache (reg.get(name).Call(x)) are checked too. A window
-// of fixed width at a moving offset, batches cut with min(off+size, n) (full
-// batches and one short last one), PadTo to one of a few buckets, padding by
-// hand to a bucket (Concatenate of n rows and b-n zeros) and sizes that take
-// a few values over the loop are a bounded number of compiles and are not
-// reported.
+// shapes and dtypes of its array arguments. The shapes of the arguments are
+// values like any other: the analysis follows the dims that each operation
+// gives its result, through helpers, the loop's own state (an array the
+// loop carries keeps or changes its shape), the elements of slices that
+// helpers build by appending, and state that helpers advance (a loader's
+// position, a cursor). It counts the distinct shapes over the iterations of
+// the loops around the call, and of the loops around the calls that run
+// it. A call is reported when at least every other call compiles: a shape
+// that takes a new value on every iteration (a prefix that grows, ragged
+// batches read from data, sizes drawn at random), or enough distinct ones
+// (three shapes over five iterations). A few shapes that repeat (buckets,
+// full batches and one short last one, a warm-up window capped by min or
+// max) are a few compiles and are not reported.
 //
 // Pad the argument to a fixed size with jit.PadTo and pass the mask as a
 // second argument, so that one compiled program serves every iteration.

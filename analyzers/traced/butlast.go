@@ -30,17 +30,29 @@ func (ev *evaluator) butLast(l *Loop, e *Expr, env *Env) (int64, bool) {
 		test = ev.f.subst(test, env)
 	}
 	facts := conjuncts(test)
-	decided := ev.f.underFacts(e, facts, map[*Expr]*Expr{})
+	decided := ev.f.underFacts(e, facts)
 	if decided == e || varies(l, decided) {
 		return 0, false
 	}
 	return 2, true
 }
 
-// underFacts rebuilds e (through its arithmetic) with each min and max of
-// two operands that a fact (a < b, a <= b, b > a, b >= a) decides
-// replaced by the operand it picks.
-func (f *flow) underFacts(e *Expr, facts []*Expr, memo map[*Expr]*Expr) *Expr {
+// underFacts rebuilds e with each min and max of two operands that a
+// fact (a < b, a <= b, b > a, b >= a) decides replaced by the operand it
+// picks.
+func (f *flow) underFacts(e *Expr, facts []*Expr) *Expr {
+	return f.rewrite(e, func(x *Expr) *Expr {
+		if x.Kind == kPure && (x.Name == "min" || x.Name == "max") && len(x.Args) == 2 {
+			return decide(x.Name == "min", x.Args[0], x.Args[1], facts)
+		}
+		return nil
+	}, map[*Expr]*Expr{})
+}
+
+// rewrite rebuilds e through its arithmetic (operations, conversions,
+// pure functions, tuples, lengths, selects), bottom up, replacing each
+// node by what replace returns for it (nil: kept).
+func (f *flow) rewrite(e *Expr, replace func(*Expr) *Expr, memo map[*Expr]*Expr) *Expr {
 	if out, ok := memo[e]; ok {
 		return out
 	}
@@ -52,7 +64,7 @@ func (f *flow) underFacts(e *Expr, facts []*Expr, memo map[*Expr]*Expr) *Expr {
 		for i, a := range e.Args {
 			args[i] = a
 			if a != nil {
-				args[i] = f.underFacts(a, facts, memo)
+				args[i] = f.rewrite(a, replace, memo)
 			}
 			changed = changed || args[i] != a
 		}
@@ -60,10 +72,8 @@ func (f *flow) underFacts(e *Expr, facts []*Expr, memo map[*Expr]*Expr) *Expr {
 			out = f.remake(e, args, e.Tr, e.Env, e.Site)
 		}
 	}
-	if out.Kind == kPure && (out.Name == "min" || out.Name == "max") && len(out.Args) == 2 {
-		if pick := decide(out.Name == "min", out.Args[0], out.Args[1], facts); pick != nil {
-			out = pick
-		}
+	if r := replace(out); r != nil {
+		out = r
 	}
 	memo[e] = out
 	return out
@@ -211,4 +221,33 @@ func (ev *evaluator) carriedShapes(x *Expr) (int64, bool) {
 		cur = sub.do(bind(l.next[x.N]))
 	}
 	return 0, false
+}
+
+// maxPieces bounds the min and max operations pieces splits on.
+const maxPieces = 3
+
+// capped reports whether e, which varies over l, may take only a few
+// values because a min or max caps it: for some choice of the operands of
+// its varying mins and maxes, e no longer varies (t - max(t-k, 0) is t
+// while t < k, then k on every later iteration). Such a value is not
+// churn unless its values are counted.
+func (f *flow) capped(l *Loop, e *Expr) bool {
+	var nodes []*Expr
+	e.walk(func(x *Expr) bool {
+		if len(nodes) < maxPieces && x.Kind == kPure && (x.Name == "min" || x.Name == "max") && len(x.Args) == 2 && varies(l, x) {
+			nodes = append(nodes, x)
+		}
+		return true
+	})
+	for choice := 0; choice < 1<<len(nodes); choice++ {
+		pick := map[string]*Expr{}
+		for i, n := range nodes {
+			pick[n.String()] = n.Args[choice>>i&1]
+		}
+		piece := f.rewrite(e, func(x *Expr) *Expr { return pick[x.String()] }, map[*Expr]*Expr{})
+		if !varies(l, piece) {
+			return true
+		}
+	}
+	return false
 }

@@ -180,7 +180,7 @@ func (ev *evaluator) with(l *Loop, v constant.Value) *evaluator {
 // inside is a new evaluator for the iterations of l: what this one fixes,
 // and l running.
 func (ev *evaluator) inside(l *Loop) *evaluator {
-	sub := &evaluator{f: ev.f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, ranges: ev.ranges, running: map[*Loop]bool{l: true}, ctx: ev.ctx, depth: ev.depth}
+	sub := &evaluator{f: ev.f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, ranges: ev.ranges, running: map[*Loop]bool{l: true}, ctx: ev.ctx, depth: ev.depth, fuel: ev.fuel}
 	for a, b := range ev.fixed {
 		sub.fixed[a] = b
 	}
@@ -658,9 +658,14 @@ func varies(l *Loop, e *Expr) bool {
 		case kIter:
 			return a.Loop.within(l)
 		case kFresh:
+			if adv, ok := a.Site.(advance); ok {
+				return l.sum.f.advances(l, adv)
+			}
 			if instr, ok := a.Site.(ssa.Instruction); ok && instr.Block() != nil {
 				return instr.Parent() == l.fn && l.contains(instr.Block())
 			}
+		case kPtr:
+			return l.sum.f.allocVaries(l, a)
 		case kAtExit, kOver:
 			return a.Loop.within(l) && a.Loop != l
 		}

@@ -450,6 +450,10 @@ func (m *memory) place(st *ssa.Store, base any, owner *ssa.Function, env *Env, a
 			add(placed{path: p.Args, val: m.closed(s, grow, env, owner, st), grows: true})
 			continue
 		}
+		if selfUpdate(st) {
+			add(placed{path: p.Args, val: fresh(advance{st})})
+			continue
+		}
 		add(placed{path: p.Args, val: m.closed(s, s.operand(st.Val, st.Block()), env, owner, st)})
 	}
 }

@@ -188,7 +188,14 @@ type evaluator struct {
 	// arguments) are evaluated with their environments.
 	ctx   *Context
 	depth int
+	// fuel is what is left of the work one question may take (shared by
+	// the evaluators it makes): simulating long loops of loops inside
+	// loops is cut off, the same way each time, rather than let run.
+	fuel *int
 }
+
+// maxFuel bounds the expressions one question evaluates.
+const maxFuel = 200000
 
 // freeLoop returns a loop whose state e (not a bare atom) reads and that
 // this evaluator has not fixed, or nil.
@@ -233,7 +240,8 @@ func (f *flow) valuesAt(e *Expr, c *Context) vset {
 }
 
 func (f *flow) newEvaluator() *evaluator {
-	return &evaluator{f: f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}}
+	fuel := maxFuel
+	return &evaluator{f: f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, fuel: &fuel}
 }
 
 // values is the set of values e can take.
@@ -263,9 +271,10 @@ func (ev *evaluator) values(e *Expr) vset {
 }
 
 func (ev *evaluator) compute(e *Expr) vset {
-	if ev.depth > 4*maxDepth {
+	if ev.depth > 4*maxDepth || *ev.fuel <= 0 {
 		return anything
 	}
+	*ev.fuel--
 	switch e.Kind {
 	case kConst:
 		return single(e.Val)

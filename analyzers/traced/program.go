@@ -39,6 +39,9 @@ type flow struct {
 	ops map[*ssa.Function]int
 	// externalRoots are the roots whose function is another package's.
 	externalRoots []*Root
+	// asked remembers whether advancing state and objects made in a loop
+	// vary over it (advance.go).
+	asked map[loopQuestion]bool
 	// fr are the questions being answered (cycles.go).
 	fr frames
 	// callersFrame is the frame of the call graph while it is built (-1
@@ -125,7 +128,7 @@ func newFlow(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	f := &flow{
 		fset: fset, files: files, info: info, pkg: pkg, ssa: spkg, prog: spkg.Prog,
 		funcs: funcs, byObj: map[*types.Func]*ssa.Function{}, sums: map[*ssa.Function]*summary{},
-		importFact: importFact, callersFrame: -1,
+		importFact: importFact, callersFrame: -1, asked: map[loopQuestion]bool{},
 	}
 	for _, fn := range funcs {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Origin() == nil {

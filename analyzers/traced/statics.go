@@ -196,7 +196,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		ev := f.newEvaluator()
 		t, known := ev.trips(l, nil)
 		k, bounded := ev.distinct(l, e, nil)
-		if bounded && repeats(k, t, known) {
+		if bounded && repeats(k, t, known) || !bounded && f.capped(l, e) {
 			return nil
 		}
 		return &Churn{Trips: t, Known: known, Distinct: k, DistinctKnown: bounded, Source: clockOrRand(e), Loop: l.Stmt}

@@ -124,7 +124,14 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 	if !changed {
 		return e
 	}
-	return s.f.remake(e, args, tr, nenv, site)
+	out := s.f.remake(e, args, tr, nenv, site)
+	if e.Kind == kApply && s.freshFn != nil && out != e {
+		// A call bound now ran its callee, whose fresh values belong to
+		// the call in freshFn (the kApply's site): seen from here, they are
+		// fresh values of freshSite too.
+		out = (&substituter{f: s.f, env: &Env{}, memo: map[*Expr]*Expr{}, freshFn: s.freshFn, freshSite: s.freshSite}).do(out)
+	}
+	return out
 }
 
 func (s *substituter) args(in []*Expr) ([]*Expr, bool) {

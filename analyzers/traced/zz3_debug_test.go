@@ -1,6 +1,7 @@
 package traced
 
 import (
+	"time"
 	"fmt"
 	"os"
 	"testing"
@@ -33,7 +34,9 @@ func TestZZJitted(t *testing.T) {
 				if t := j.ParamType(k); t != nil && IsArray(t) && !j.IsStatic(k) {
 					s := r.flow.summary(j.instr.Parent())
 					e := s.operand(j.instr.Common().Args[k], j.instr.Block())
-					fmt.Printf("   shape %d = %s churn %+v\n", k, shapeTuple(e), j.ShapeChurn(k))
+					t0 := time.Now()
+					c := j.ShapeChurn(k)
+					fmt.Printf("   shape %d = %s churn %+v  %v\n", k, shapeTuple(e), c, time.Since(t0))
 					if os.Getenv("DBG_SHAPE") != "" { dbgShape(r, j, k) }
 				}
 				if j.IsStatic(k) {

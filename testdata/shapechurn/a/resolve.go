@@ -82,7 +82,7 @@ func rsFixedChunk() jit.Array {
 
 func rsChunks() {
 	for range 10 {
-		sumSq.Call(rsChunk()) // want `argument x has a different shape on each iteration: one compile per distinct shape \(the number of compiles grows with the distinct lengths in 10\)`
+		sumSq.Call(rsChunk()) // want `argument x has a different shape on each iteration: one compile per distinct shape \(up to 10 compiles, one per iteration\)`
 		sumSq.Call(rsFixedChunk())
 	}
 }

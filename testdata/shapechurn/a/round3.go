@@ -91,7 +91,7 @@ func r3Episodes(lengths []int) {
 	for episode := range 5 {
 		e := &r3Env{limit: 0.5 + 1.5*float64(episode)}
 		rewards := r3Rollout(e)
-		ret.Call(jit.FromSlice(rewards)) // want `argument x has a different shape on each iteration: one compile per distinct shape \(the number of compiles grows with the distinct lengths in 5\)`
+		ret.Call(jit.FromSlice(rewards)) // want `argument x has a different shape on each iteration: one compile per distinct shape \(up to 5 compiles, one per iteration\)`
 	}
 	for _, n := range lengths {
 		ret.Call(jit.FromSlice(r3Collect(n))) // want `argument x has a different shape on each iteration`
