@@ -38,8 +38,12 @@ type Context struct {
 	Parent *Context
 	Call   ssa.Instruction
 	// Root is the trace this context belongs to.
-	Root  *Root
-	depth int
+	Root *Root
+	// transforms are the jit.Vmap, Grad and ValueAndGrad that the call
+	// making this context applies to its function (a transformed function
+	// called inside a trace), innermost first.
+	transforms []*Expr
+	depth      int
 	flow  *flow
 	live  map[*ssa.BasicBlock]bool
 	vals  map[ssa.Value]*Expr
@@ -497,12 +501,14 @@ func controlFuncs(name string, args []*Expr) []*Expr {
 func (c *Context) children() []*Context {
 	f := c.flow
 	var out []*Context
-	child := func(fn *ssa.Function, params, frees []*Expr, call ssa.Instruction) {
+	child := func(fn *ssa.Function, params, frees []*Expr, call ssa.Instruction) *Context {
 		if !f.local(fn) {
-			return
+			return nil
 		}
 		env := &Env{Fn: fn, Params: params, Frees: frees, Mode: exprTrue}
-		out = append(out, &Context{Fn: fn, Env: env, Parent: c, Call: call, Root: c.Root, depth: c.depth + 1, flow: f})
+		ctx := &Context{Fn: fn, Env: env, Parent: c, Call: call, Root: c.Root, depth: c.depth + 1, flow: f}
+		out = append(out, ctx)
+		return ctx
 	}
 	for _, b := range c.Fn.Blocks {
 		if !c.Live(b) {
@@ -570,7 +576,7 @@ func (c *Context) children() []*Context {
 }
 
 // callValue adds the context of calling the function value v.
-func (c *Context) callValue(v *Expr, args []*Expr, instr ssa.Instruction, child func(*ssa.Function, []*Expr, []*Expr, ssa.Instruction)) {
+func (c *Context) callValue(v *Expr, args []*Expr, instr ssa.Instruction, child makeChild) {
 	switch {
 	case v.Kind == kFunc && v.Fn != nil:
 		var frees []*Expr
@@ -581,23 +587,60 @@ func (c *Context) callValue(v *Expr, args []*Expr, instr ssa.Instruction, child 
 	case v.Kind == kTransform && len(v.Args) > 0:
 		r := &Root{Entry: v.Name, Transforms: []*Expr{v}}
 		mapped, diff := transformFlags(r, len(args))
-		marked := make([]*Expr, len(args))
-		for i, a := range args {
-			at := node(kInput, a)
-			at.Fn, at.N, at.Tr = c.Fn, i, exprTrue
-			if mapped[i] {
-				at.Name += " mapped"
+		// mark binds the arguments as inputs of the transformation: the
+		// parameters of fn (the transformed function) it maps or
+		// differentiates.
+		mark := func(fn *ssa.Function) []*Expr {
+			marked := make([]*Expr, len(args))
+			for i, a := range args {
+				at := node(kInput, a)
+				at.Fn, at.N, at.Tr, at.Site = fn, i, exprTrue, instr
+				if mapped[i] {
+					at.Name += " mapped"
+				}
+				if diff[i] {
+					at.Name += " diff"
+				}
+				marked[i] = at
 			}
-			if diff[i] {
-				at.Name += " diff"
+			return marked
+		}
+		transformed := func(fn *ssa.Function, params, frees []*Expr, call ssa.Instruction) *Context {
+			ctx := child(fn, params, frees, call)
+			if ctx != nil {
+				ctx.transforms = append(ctx.transforms, v)
 			}
-			at.Site = instr
-			marked[i] = at
+			return ctx
 		}
 		for _, inner := range alternatives(v.Args[0]) {
-			c.callValue(inner, marked, instr, child)
+			fn := c.Fn
+			if inner.Kind == kFunc && inner.Fn != nil {
+				fn = inner.Fn
+			}
+			c.callValue(inner, mark(fn), instr, transformed)
 		}
 	}
+}
+
+// makeChild makes the context of fn called (at call) with params and
+// frees, or returns nil when fn is not the package's.
+type makeChild func(fn *ssa.Function, params, frees []*Expr, call ssa.Instruction) *Context
+
+// under returns the innermost of the transformations called names that
+// c runs under (nil: none).
+func (c *Context) under(names ...string) *Expr {
+	for x := c; x != nil; x = x.Parent {
+		ts := x.transforms
+		if x.Parent == nil {
+			ts = append(slices.Clone(ts), x.Root.Transforms...)
+		}
+		for _, t := range ts {
+			if slices.Contains(names, t.Name) {
+				return t
+			}
+		}
+	}
+	return nil
 }
 
 // sub is a function a control-flow primitive calls, with its arguments.

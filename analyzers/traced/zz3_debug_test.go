@@ -108,3 +108,29 @@ func dbgShape(r *Result, j *JittedCall, k int) {
 		}
 	}
 }
+
+func TestZZWhere(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, _ := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		for _, c := range r.contexts {
+			g := c.under("Grad", "ValueAndGrad", "Vmap")
+			fmt.Printf("ctx %s root %s transforms %d under %v\n", c.Fn, c.Root.Entry, len(c.Root.Transforms), g != nil)
+			for _, b := range c.Fn.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok || call.Common().StaticCallee() == nil || jitName(call.Common().StaticCallee()) != "Where" {
+						continue
+					}
+					for k, a := range call.Common().Args {
+						fmt.Printf("   where arg %d = %s\n", k, c.value(a, b))
+					}
+				}
+			}
+		}
+	}
+}

@@ -53,3 +53,43 @@ func Jitted(sharp jit.Array, x jit.Array) jit.Array {
 }
 
 var jitted = jit.Jit(Jitted)
+
+// ---- through calls, inside traces, composed ----
+
+// gate branches on the sign of p: batched when p is.
+func gate(p, x jit.Array) jit.Array {
+	return jit.Cond(p.Gt(0), jit.Relu, jit.Softplus, x) // want `jit.Cond's predicate depends on score, which jit.Vmap maps`
+}
+
+// Scored branches through a helper on a value computed from a mapped
+// argument; x is not mapped.
+func Scored(score, x jit.Array) jit.Array { return gate(score.Sum(), x) }
+
+var scored = jit.Vmap(Scored, jit.InAxes(0, jit.NotMapped))
+
+// ByLength branches on the length of its argument, the same for every
+// element of the batch: a real cond.
+func ByLength(x jit.Array) jit.Array {
+	long := jit.Scalar(float32(x.Shape()[0])).Gt(4)
+	return jit.Cond(long, jit.Relu, jit.Softplus, x)
+}
+
+var byLength = jit.Vmap(ByLength)
+
+// Rows maps a branchy literal inside a jitted function.
+func Rows(xs jit.Array) jit.Array {
+	perRow := jit.Vmap(func(row jit.Array) jit.Array {
+		return jit.Cond(row.Sum().Gt(0), jit.Relu, jit.Softplus, row) // want `jit.Cond's predicate depends on row, which jit.Vmap maps`
+	})
+	return perRow(xs)
+}
+
+var rows = jit.Jit(Rows)
+
+// StepLoss is differentiated, then mapped: the gradient of a branch on
+// the mapped argument branches on it too.
+func StepLoss(x jit.Array) jit.Array {
+	return jit.Cond(x.Sum().Gt(1), jit.Relu, jit.Softplus, x).Sum() // want `jit.Cond's predicate depends on x, which jit.Vmap maps`
+}
+
+var perExampleGrad = jit.Vmap(jit.Grad[func(jit.Array) jit.Array](StepLoss))

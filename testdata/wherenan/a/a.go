@@ -71,3 +71,31 @@ func Local() {
 	}
 	_ = jit.Grad[func(jit.Array) jit.Array](logp)
 }
+
+// ---- through helpers and compositions ----
+
+// positive is a predicate made by a helper.
+func positive(x jit.Array) jit.Array { return x.Gt(0) }
+
+// HelperPred tests through a helper and takes the root in the true branch.
+func HelperPred(x jit.Array) jit.Array {
+	return jit.Where(positive(x), x.Sqrt(), 0).Sum() // want `is differentiated by jit.Grad, and where positive\(x\) is false .* the derivative of Sqrt is infinite at 0`
+}
+
+var dHelperPred = jit.Grad[func(jit.Array) jit.Array](HelperPred)
+
+// PerExample maps the gradient of a loss whose Where divides by what it
+// tests for zero.
+func PerExample(x jit.Array) jit.Array {
+	return jit.Where(x.Ne(0), x.Log(), 0).Sum() // want `is differentiated by jit.Grad, and where x.Ne\(0\) is false .* the derivative of Log is infinite at 0`
+}
+
+var perExample = jit.Vmap(jit.Grad[func(jit.Array) jit.Array](PerExample))
+
+// Frozen differentiates only its second argument: the root of the first
+// is a constant of the gradient, never NaN.
+func Frozen(x, w jit.Array) jit.Array {
+	return jit.Where(x.Gt(0), x.Sqrt(), 0).Mul(w).Sum()
+}
+
+var dFrozen = jit.Grad[func(jit.Array, jit.Array) jit.Array](Frozen, jit.Argnums(1))
