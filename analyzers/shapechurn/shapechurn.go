@@ -61,6 +61,8 @@ func count(c *traced.Churn) string {
 		return fmt.Sprintf("%d iterations → %d compiles", c.Trips, c.Trips)
 	case c.Known:
 		return fmt.Sprintf("up to %d compiles, one per iteration", c.Trips)
+	case c.DistinctKnown:
+		return fmt.Sprintf("%d shapes → %d compiles", c.Distinct, c.Distinct)
 	}
 	if rs, ok := c.Loop.(*ast.RangeStmt); ok {
 		return "the number of compiles grows with the distinct lengths in " + types.ExprString(rs.X)

@@ -158,6 +158,10 @@ func (ev *evaluator) shapeBound(x *Expr) (int64, bool) {
 		return ev.distinct(x.Loop, shapeTuple(x.Args[0]), x.Env)
 	case kIter:
 		return ev.carriedShapes(x)
+	case kAtExit:
+		if d := ev.arrayDims(x); d != nil {
+			return ev.formBound(node(kTuple, d...))
+		}
 	case kChoice:
 		var total int64
 		for _, a := range x.Args {
@@ -205,7 +209,7 @@ func (ev *evaluator) carriedShapes(x *Expr) (int64, bool) {
 	cur := bind(l.init[x.N])
 	seen := map[string]bool{}
 	for range maxVals {
-		d := dimsOf(cur)
+		d := ev.arrayDims(cur)
 		if d == nil {
 			return 0, false
 		}

@@ -19,6 +19,9 @@ func (s *summary) eval(v ssa.Value) *Expr {
 			if _, ok := v.Type().Underlying().(*types.Slice); ok {
 				return seq(exprZero)
 			}
+			if IsArray(v.Type()) {
+				return zeroArray // jit.Array{}: no array at all
+			}
 			return unknown
 		}
 		return constOf(v.Value)

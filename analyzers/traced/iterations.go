@@ -477,41 +477,96 @@ func overLoop(l *Loop, x *Expr) *Expr {
 // of a table at most its distinct elements). ok is false when the count
 // is not bounded.
 func (ev *evaluator) distinct(l *Loop, e *Expr, env *Env) (int64, bool) {
+	k, bounded, _ := ev.count(l, e, env)
+	return k, bounded
+}
+
+// count is distinct, and says whether the count is exact (every
+// iteration's values known) rather than a bound.
+func (ev *evaluator) count(l *Loop, e *Expr, env *Env) (k int64, bounded, exact bool) {
 	if env != nil {
 		e = ev.f.subst(e, env)
 	}
+	bound := func() (int64, bool, bool) {
+		n, ok := ev.formBound(e)
+		return n, ok, false
+	}
+	if k, ok, exact := ev.elementsCount(e); ok {
+		return k, true, exact
+	}
 	if r := ev.runLoop(l, env); r.ok && len(r.states) <= maxVals {
 		seen := map[string]bool{}
+		exact := true
 		for j, st := range r.states {
 			ks := valueKeys(func(x *Expr) vset { return ev.at(l, st, j, x) }, e)
 			if ks == nil {
-				return ev.formBound(e)
+				return bound()
 			}
+			exact = exact && len(ks) == 1 // one value per iteration, not a set of them
 			for _, k := range ks {
 				seen[k] = true
 			}
 		}
-		return int64(len(seen)), true
+		return int64(len(seen)), true, exact
 	}
 	if c := ev.closed(l, e); c != nil {
 		if t, ok := ev.trips(l, env); ok && t <= maxVals {
 			seen := map[string]bool{}
+			exact := true
 			for j := int64(0); j < t; j++ {
 				ks := valueKeys(ev.with(l, constant.MakeInt64(j)).values, c)
 				if ks == nil {
-					return ev.formBound(e)
+					return bound()
 				}
+				exact = exact && len(ks) == 1
 				for _, k := range ks {
 					seen[k] = true
 				}
 			}
-			return int64(len(seen)), true
+			return int64(len(seen)), true, exact
 		}
 	}
 	if k, ok := ev.butLast(l, e, env); ok {
-		return k, true
+		return k, true, false
 	}
-	return ev.formBound(e)
+	return bound()
+}
+
+// elementsCount counts the values of e when it is an element (or the
+// shape of one) of a sequence a loop stored or appended, read at an index
+// that walks it: the values stored over that loop.
+func (ev *evaluator) elementsCount(e *Expr) (int64, bool, bool) {
+	if o, x := storedElement(e); o != nil {
+		return ev.count(o.Loop, x, o.Env)
+	}
+	return 0, false, false
+}
+
+// storedElement returns the over node of an element e reads (and what of
+// the stored value e is: itself, or its shape), or nil.
+func storedElement(e *Expr) (*Expr, *Expr) {
+	switch {
+	case e.Kind == kTuple && len(e.Args) == 1:
+		return storedElement(e.Args[0])
+	case e.Kind == kShape && e.Args[0].Kind == kOver && e.Args[0].Tr != nil:
+		return e.Args[0], shapeTuple(e.Args[0].Args[0])
+	case e.Kind == kOver && e.Tr != nil:
+		return e, e.Args[0]
+	}
+	return nil, nil
+}
+
+// newPerElement reports whether every element e can read is different
+// (as many distinct values as the loop that stored them has iterations):
+// a loop that walks them, however long, sees a new one at each step.
+func (ev *evaluator) newPerElement(e *Expr) bool {
+	o, x := storedElement(e)
+	if o == nil {
+		return false
+	}
+	k, _, exact := ev.count(o.Loop, x, o.Env)
+	t, known := ev.trips(o.Loop, o.Env)
+	return exact && known && k == t && k >= 2
 }
 
 // valueKeys are the values e may take, as strings (a tuple's: the
@@ -529,7 +584,12 @@ func valueKeys(values func(*Expr) vset, e *Expr) []string {
 		return out
 	}
 	out := []string{""}
+	parts := map[string]bool{}
 	for _, a := range e.Args {
+		if parts[a.String()] {
+			continue // the same value again: one choice for both
+		}
+		parts[a.String()] = true
 		ks := valueKeys(values, a)
 		if ks == nil {
 			return nil
@@ -556,7 +616,12 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 	switch e.Kind {
 	case kTuple:
 		total := int64(1)
+		parts := map[string]bool{}
 		for _, a := range e.Args {
+			if parts[a.String()] {
+				continue // the same value twice (a square crop): counted once
+			}
+			parts[a.String()] = true
 			n, ok := ev.formBound(a)
 			if !ok {
 				return 0, false

@@ -216,6 +216,11 @@ func (m *memory) read(p *Expr) *Expr {
 		// The place starts as v and each run of the growing store adds g's length.
 		v = seqAny(op(token.ADD, length(v), length(g)), append(elements(v), elements(g)...))
 	}
+	if n := len(p.Args); n > 0 {
+		if _, ok := p.Args[n-1].int64Of(); !ok {
+			v = elementAt(v, p.Args[n-1]) // one of the stored values, at the index read
+		}
+	}
 	return m.bind(v, p)
 }
 
@@ -454,8 +459,30 @@ func (m *memory) place(st *ssa.Store, base any, owner *ssa.Function, env *Env, a
 			add(placed{path: p.Args, val: fresh(advance{st})})
 			continue
 		}
-		add(placed{path: p.Args, val: m.closed(s, s.operand(st.Val, st.Block()), env, owner, st)})
+		path, val := outOfLoops(s, st.Block(), base, p.Args, m.closed(s, s.operand(st.Val, st.Block()), env, owner, st))
+		add(placed{path: path, val: val})
 	}
+}
+
+// outOfLoops is a store made in loops as a read sees it, from anywhere: at
+// some element (for an index the loops step) one of the values stored
+// over their iterations; loops that make the base anew in each iteration
+// are left as they are (what the iteration stores, it reads).
+func outOfLoops(s *summary, b *ssa.BasicBlock, base any, path []*Expr, val *Expr) ([]*Expr, *Expr) {
+	path = slices.Clone(path)
+	for l := s.loopOf[b]; l != nil; l = l.parent {
+		if made, ok := base.(ssa.Instruction); ok && made.Parent() == l.fn && made.Block() != nil && l.contains(made.Block()) {
+			continue
+		}
+		inLoop := func(a *Expr) bool { return a.Kind == kIter && a.Loop == l }
+		for i, k := range path {
+			if k.mentions(inLoop) {
+				path[i] = unknown
+			}
+		}
+		val = overLoop(l, val)
+	}
+	return path, val
 }
 
 // placeElem adds a map update or channel send into base.

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"math"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -361,6 +362,21 @@ func (ev *evaluator) compute(e *Expr) vset {
 			return ev.carried(e, base)
 		}
 		if elems := elements(e.Args[0]); elems != nil {
+			if at := ev.values(e.Args[1]); at.vals != nil {
+				// The elements at the indexes it can be.
+				var sets []vset
+				for _, v := range at.vals {
+					k, ok := constant.Int64Val(constant.ToInt(v))
+					if !ok || k < 0 || int(k) >= len(elems) {
+						sets = nil
+						break
+					}
+					sets = append(sets, ev.values(elems[k]))
+				}
+				if sets != nil {
+					return union(sets...)
+				}
+			}
 			sets := make([]vset, len(elems))
 			for i, a := range elems {
 				sets[i] = ev.values(a)
@@ -396,14 +412,50 @@ func (ev *evaluator) compute(e *Expr) vset {
 
 // arrayDims are the dims of the array x: known, or for a loop's state
 // that every iteration gives the same shape (a carry that keeps its shape:
-// window = Concatenate(0, window.Slice(1, n), next)), its initial dims.
+// window = Concatenate(0, window.Slice(1, n), next)), its initial dims,
+// also once the loop is done; for a choice, the dims its alternatives share.
 func (ev *evaluator) arrayDims(x *Expr) []*Expr {
-	if d := dimsOf(x); d != nil || x.Kind != kIter || x.N < 0 {
+	if d := dimsOf(x); d != nil {
 		return d
 	}
+	switch x.Kind {
+	case kIter:
+		if x.N >= 0 {
+			return ev.carryDims(x, ev.envOf(x.Loop))
+		}
+	case kAtExit:
+		if it := x.Args[0]; it.Kind == kIter && it.Loop == x.Loop && it.N >= 0 {
+			env := x.Env
+			if env == nil {
+				env = ev.envOf(x.Loop)
+			}
+			return ev.carryDims(it, env)
+		}
+	case kChoice:
+		var out []*Expr
+		for i, a := range x.Args {
+			d := ev.arrayDims(a)
+			if d == nil || i > 0 && len(d) != len(out) {
+				return nil
+			}
+			if i == 0 {
+				out = slices.Clone(d)
+				continue
+			}
+			for k := range d {
+				out[k] = choice(out[k], d[k])
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// carryDims are the dims of a loop's array state x that keeps its shape
+// (its initial dims, its function's atoms bound by env), or nil.
+func (ev *evaluator) carryDims(x *Expr, env *Env) []*Expr {
 	l := x.Loop
 	l.sum.solve(l)
-	env := ev.envOf(l)
 	bind := func(e *Expr) *Expr {
 		if env != nil {
 			return ev.f.subst(e, env)

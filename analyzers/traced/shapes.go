@@ -12,6 +12,11 @@ import (
 // (numpy's rules); an operand whose dims are not known yet (a parameter)
 // leaves them unknown until the operand is bound (remakeArray).
 
+// zeroArray is the zero jit.Array (jit.Array{}), which holds no array: a
+// function returns it with ok false, and no operation or jitted call can
+// use it, so the dims of a choice are those of its other alternatives.
+var zeroArray = &Expr{Kind: kArray, Name: "zero", N: -1, Tr: exprFalse}
+
 // dimsOf returns the dims of the array x, or nil when they are not known.
 func dimsOf(x *Expr) []*Expr {
 	switch x.Kind {
@@ -26,9 +31,9 @@ func dimsOf(x *Expr) []*Expr {
 	case kConst:
 		return []*Expr{}
 	case kChoice, kSelect:
-		alts := x.Args
+		alts := slices.DeleteFunc(slices.Clone(x.Args), func(a *Expr) bool { return a == zeroArray })
 		if x.Kind == kSelect {
-			alts = x.Args[1:]
+			alts = slices.DeleteFunc(slices.Clone(x.Args[1:]), func(a *Expr) bool { return a == zeroArray })
 		}
 		var out []*Expr
 		for i, a := range alts {
@@ -170,11 +175,27 @@ func opDims(name string, args []*Expr) []*Expr {
 		if out == nil {
 			return nil
 		}
-		for _, d := range out {
+		infer := -1
+		rest := intConst(1)
+		for i, d := range out {
 			if n, ok := d.int64Of(); ok && n == -1 {
-				return nil
+				infer = i
+				continue
 			}
+			rest = op(token.MUL, rest, d)
 		}
+		if infer < 0 {
+			return out
+		}
+		if in == nil {
+			return nil
+		}
+		size := intConst(1)
+		for _, d := range in {
+			size = op(token.MUL, size, d)
+		}
+		out = slices.Clone(out)
+		out[infer] = op(token.QUO, size, rest) // the size of the rest
 		return out
 	}
 	reduction := name == "Sum" || name == "Mean" || name == "MaxReduce" || name == "MinReduce"

@@ -172,7 +172,16 @@ func (j *JittedCall) ShapeChurn(k int) *Churn {
 	}
 	s := f.summary(j.instr.Parent())
 	e := s.operand(j.instr.Common().Args[k], j.instr.Block())
-	return j.r.churn(j.instr, shapeTuple(e), maxUpDepth)
+	sh := shapeTuple(e)
+	if sh.Kind == kShape && e.Kind == kIter && e.N >= 0 {
+		// A loop's array state of dims not known as a whole: after the first
+		// iteration it has the dims of what the body makes of it.
+		e.Loop.sum.solve(e.Loop)
+		if d := f.newEvaluator().arrayDims(e.Loop.next[e.N]); d != nil {
+			sh = node(kTuple, d...)
+		}
+	}
+	return j.r.churn(j.instr, sh, maxUpDepth)
 }
 
 // shapeTuple is a value that is the same when the shape of x is.
@@ -195,9 +204,14 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		}
 		ev := f.newEvaluator()
 		t, known := ev.trips(l, nil)
-		k, bounded := ev.distinct(l, e, nil)
-		if bounded && repeats(k, t, known) || !bounded && f.capped(l, e) {
-			return nil
+		k, bounded, exact := ev.count(l, e, nil)
+		switch {
+		case bounded && exact && !known && ev.newPerElement(e):
+			// a new value at each element read: churn however long the loop
+		case bounded && repeats(k, t, known), bounded && !exact:
+			return nil // a few values, or at most a number that is not known to be churn
+		case !bounded && (f.capped(l, e) || e.Kind == kShape):
+			return nil // not known to change (capped by a min or max; a shape whose dims are not known)
 		}
 		return &Churn{Trips: t, Known: known, Distinct: k, DistinctKnown: bounded, Source: clockOrRand(e), Loop: l.Stmt}
 	}

@@ -94,9 +94,17 @@ func dbgShape(r *Result, j *JittedCall, k int) {
 	s := r.flow.summary(j.instr.Parent())
 	e := shapeTuple(s.operand(j.instr.Common().Args[k], j.instr.Block()))
 	ev := r.flow.newEvaluator()
+	if x := s.operand(j.instr.Common().Args[k], j.instr.Block()); x.Kind == kIter && x.N >= 0 {
+		x.Loop.sum.solve(x.Loop)
+		fmt.Printf("     carry init %s\n     carry next %s\n     next dims %v\n", x.Loop.init[x.N], x.Loop.next[x.N], ev.arrayDims(x.Loop.next[x.N]))
+	}
 	for l := s.loopOf[j.instr.Block()]; l != nil; l = l.parent {
-		n, ok := ev.distinct(l, e, nil)
-		fmt.Printf("     loop %v distinct %d %v\n", r.Fset.Position(l.header.Instrs[0].Pos()), n, ok)
+		n, ok, ex := ev.count(l, e, nil)
+		rl := ev.runLoop(l, nil)
+		for j, st := range rl.states {
+			fmt.Println("       state", j, st, valueKeys(func(x *Expr) vset { return ev.at(l, st, j, x) }, e))
+		}
+		fmt.Printf("     loop %v distinct %d %v exact %v run %v %d\n", r.Fset.Position(l.header.Instrs[0].Pos()), n, ok, ex, rl.ok, len(rl.states))
 		for _, a := range e.Args {
 			if a.Kind == kLen {
 				el := ev.elementOf(a.Args[0])
