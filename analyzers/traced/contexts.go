@@ -199,6 +199,24 @@ func (c *Context) Live(b *ssa.BasicBlock) bool {
 	return c.live[b]
 }
 
+// surely reports whether block b runs whenever the context's function
+// does: the conditions on the way to it hold for the bound values.
+func (c *Context) surely(b *ssa.BasicBlock) bool {
+	if len(c.Fn.Blocks) == 0 {
+		return false
+	}
+	cond := c.flow.subst(c.flow.summary(c.Fn).pathCond(c.Fn.Blocks[0], b), c.Env)
+	v, ok := cond.isConst()
+	if !ok {
+		vs := c.flow.valuesAt(cond, c)
+		if vs.vals == nil || len(vs.vals) != 1 {
+			return false
+		}
+		v = vs.vals[0]
+	}
+	return v.Kind() == constant.Bool && constant.BoolVal(v)
+}
+
 // roots finds the calls of jit.Jit, MakeJaxpr, Vmap, Grad and
 // ValueAndGrad and the functions they trace.
 func (f *flow) roots() []*Root {

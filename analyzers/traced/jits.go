@@ -47,7 +47,7 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 				}
 				fv := s.operand(call.Common().Args[0], b)
 				if l := s.loopOf[b]; l != nil {
-					if r.differentCode(l, fv) {
+					if r.differentCode(l, fv, call.Common().Args[0], s) {
 						continue // a different function on each iteration
 					}
 					out = append(out, RepeatedJit{Call: expr, Loop: l.Stmt, UsesLoop: varies(l, fv)})
@@ -97,6 +97,10 @@ func (r *Result) kept(call *ssa.Call) bool {
 					if a.Comment == "varargs" && appendedTo(a) {
 						return true
 					}
+				default:
+					if _, isElem := u.Addr.(*ssa.IndexAddr); isElem {
+						return true // an element of a slice: a table of wrappers
+					}
 				}
 			case *ssa.Phi:
 				if flows(u) {
@@ -125,11 +129,12 @@ func appendedTo(a *ssa.Alloc) bool {
 	return false
 }
 
-// differentCode reports whether the function value fv is a different
-// function (not the same code) from one iteration of l to the next (an
-// entry of a table indexed by the loop).
-func (r *Result) differentCode(l *Loop, fv *Expr) bool {
-	if !varies(l, fv) {
+// differentCode reports whether the function value fv (of the SSA value
+// arg) is a different function (not the same code) from one iteration of
+// l to the next: an entry of a table (a map, a slice) read at a key or an
+// index the loop changes.
+func (r *Result) differentCode(l *Loop, fv *Expr, arg ssa.Value, s *summary) bool {
+	if !varies(l, fv) && !(tableRead(l, arg, s) && len(alternatives(fv)) > 1) {
 		return false
 	}
 	fns := map[*ssa.Function]bool{}
@@ -141,6 +146,24 @@ func (r *Result) differentCode(l *Loop, fv *Expr) bool {
 		}
 	}
 	return len(fns) > 1
+}
+
+// tableRead reports whether v is read from a map or a slice at a key or an
+// index that changes over l.
+func tableRead(l *Loop, v ssa.Value, s *summary) bool {
+	switch x := v.(type) {
+	case *ssa.Lookup:
+		return varies(l, s.operand(x.Index, x.Block()))
+	case *ssa.UnOp:
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			return varies(l, s.operand(ia.Index, ia.Block()))
+		}
+	case *ssa.MakeInterface:
+		return tableRead(l, x.X, s)
+	case *ssa.ChangeType:
+		return tableRead(l, x.X, s)
+	}
+	return false
 }
 
 // capturesRun reports whether fv is a function literal that captures
@@ -155,8 +178,9 @@ func capturesRun(fn *ssa.Function, fv *Expr) bool {
 }
 
 // runsMany says why fn's block b runs many times: fn is called in a loop,
-// or from several places that each reach b (a branch chosen by a
-// parameter runs once per caller that chooses it); "" when it does not.
+// or from several places that each surely reach b (a branch chosen by a
+// parameter runs once per caller that chooses it; a caller whose choice is
+// not known is not counted); "" when it does not.
 func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock) string {
 	f := r.flow
 	places := 0
@@ -169,7 +193,7 @@ func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock) string {
 			return fmt.Sprintf("%s is called in a loop at %s", fn.Name(), r.Where(cs.instr.Pos()))
 		}
 		c := &Context{Fn: fn, Env: &Env{Fn: fn, Params: cs.args, Frees: cs.frees}, flow: f}
-		if c.Live(b) {
+		if c.Live(b) && c.surely(b) {
 			places++
 		}
 	}

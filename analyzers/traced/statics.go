@@ -198,17 +198,21 @@ func shapeTuple(x *Expr) *Expr {
 func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 	f := r.flow
 	s := f.summary(instr.Parent())
+	inner, innerKnown := int64(1), true // the calls each iteration of l makes: the trips of the loops inside it
 	for l := s.loopOf[instr.Block()]; l != nil; l = l.parent {
+		ev := f.newEvaluator()
 		if !varies(l, e) {
+			n, ok := ev.trips(l, nil)
+			inner, innerKnown = inner*n, innerKnown && ok
 			continue
 		}
-		ev := f.newEvaluator()
 		t, known := ev.trips(l, nil)
+		calls, callsKnown := t*inner, known && innerKnown
 		k, bounded, exact := ev.count(l, e, nil)
 		switch {
 		case bounded && exact && !known && ev.newPerElement(e):
 			// a new value at each element read: churn however long the loop
-		case bounded && repeats(k, t, known), bounded && !exact:
+		case bounded && repeats(k, calls, callsKnown), bounded && !exact:
 			return nil // a few values, or at most a number that is not known to be churn
 		case !bounded && (f.capped(l, e) || e.Kind == kShape):
 			return nil // not known to change (capped by a min or max; a shape whose dims are not known)
