@@ -138,17 +138,22 @@ func (f *flow) external(fn *ssa.Function, args []*Expr, mode *Expr, site any) *E
 			e.Site = site
 			return e
 		}
-		if res := f.factResult(fn, args); res != nil {
-			return carried(res, mode)
-		}
+	}
+	var known []*Expr
+	if fn.Pkg != nil {
+		known = f.factResults(fn, args)
 	}
 	results := fn.Signature.Results()
 	outs := make([]*Expr, results.Len())
 	for i := range outs {
-		if ContainsArray(results.At(i).Type()) {
+		_, isPtr := results.At(i).Type().Underlying().(*types.Pointer)
+		switch {
+		case i < len(known) && known[i] != nil:
+			outs[i] = carried(known[i], mode)
+		case ContainsArray(results.At(i).Type()) && !isPtr:
 			outs[i] = array("external", site, args, nil, mode)
-		} else {
-			outs[i] = fresh(site)
+		default:
+			outs[i] = fresh(site) // a value, or an object, the call makes
 		}
 	}
 	if len(outs) == 1 {

@@ -362,8 +362,12 @@ func (r *Result) outlivesExpr(e *Expr) (int, bool) {
 			param, any = a.N, true
 		case a.Kind == kFresh:
 			// A pointer an outside call made (a logger, a file) outlives
-			// the trace; one made while tracing does not.
+			// the trace; one made while tracing does not; one another
+			// package keeps in a variable (os.Stderr) does.
 			if instr, ok := a.Site.(ssa.Instruction); ok && !r.tracedFn(instr.Parent()) {
+				any = true
+			}
+			if _, ok := a.Site.(*ssa.Global); ok {
 				any = true
 			}
 		case a.Kind == kStruct:

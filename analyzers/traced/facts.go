@@ -228,9 +228,9 @@ func decode(s *SExpr, fn *ssa.Function) *Expr {
 	return e
 }
 
-// factResult is what another package's fact says fn returns for args (nil
-// without a fact).
-func (f *flow) factResult(fn *ssa.Function, args []*Expr) *Expr {
+// factResults are what another package's fact says fn returns for args,
+// per result (nil for a result the fact does not know, and without a fact).
+func (f *flow) factResults(fn *ssa.Function, args []*Expr) []*Expr {
 	fact := f.funcFact(fn)
 	if fact == nil || len(fact.Results) == 0 {
 		return nil
@@ -238,12 +238,14 @@ func (f *flow) factResult(fn *ssa.Function, args []*Expr) *Expr {
 	env := &Env{Fn: fn, Params: args}
 	outs := make([]*Expr, len(fact.Results))
 	for i, r := range fact.Results {
-		outs[i] = f.subst(decode(r, fn), env)
+		if r == nil {
+			continue
+		}
+		if v := f.subst(decode(r, fn), env); v.Kind != kUnknown {
+			outs[i] = v
+		}
 	}
-	if len(outs) == 1 {
-		return outs[0]
-	}
-	return node(kTuple, outs...)
+	return outs
 }
 
 // funcFact imports the fact of a function of another package.

@@ -208,7 +208,9 @@ func (m *memory) read(p *Expr) *Expr {
 		}
 		alts = append(alts, v)
 	}
-	if t := typeAt(bt, p.Args); !covered && t != nil || len(alts) == 0 && len(grows) > 0 && t != nil {
+	if g, ok := p.Site.(*ssa.Global); ok && g.Pkg != m.f.ssa {
+		alts = append(alts, fresh(g)) // what the other package stores there (os.Stderr)
+	} else if t := typeAt(bt, p.Args); !covered && t != nil || len(alts) == 0 && len(grows) > 0 && t != nil {
 		alts = append(alts, zeroOf(t))
 	}
 	v := choice(alts...)

@@ -142,3 +142,30 @@ func TestZZWhere(t *testing.T) {
 		}
 	}
 }
+
+func TestZZCallArgs(t *testing.T) {
+	dir, pat, name := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG"), os.Getenv("DBG_CALLEE")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, _ := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		for _, c := range r.contexts {
+			for _, b := range c.Fn.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok || call.Common().StaticCallee() == nil || call.Common().StaticCallee().Name() != name {
+						continue
+					}
+					fmt.Printf("ctx %s call %s\n", c.Fn, r.Fset.Position(instr.Pos()))
+					for k, a := range call.Common().Args {
+						v := c.value(a, b)
+						_, out := r.outlivesExpr(v)
+						fmt.Printf("   arg %d = %s outlives %v\n", k, v, out)
+					}
+				}
+			}
+		}
+	}
+}
