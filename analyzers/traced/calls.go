@@ -249,6 +249,9 @@ func pure(name string, args []*Expr) *Expr {
 		e.Name = name
 		return e
 	}
+	if r := stringCall(name, args); r != nil {
+		return r
+	}
 	if impl := pureFuncs[name]; impl != nil {
 		vals := make([]float64, len(args))
 		allConst := true

@@ -123,7 +123,7 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 	if IsArray(t) {
 		return leaf(exprTrue, "")
 	}
-	if _, isStruct := t.Underlying().(*types.Struct); depth > 3 || !ContainsArray(t) && !(isStruct && depth > 0) {
+	if st, isStruct := t.Underlying().(*types.Struct); depth > 3 || !ContainsArray(t) && !(isStruct && (depth > 0 || hasStaticField(st))) {
 		if ContainsArray(t) {
 			return leaf(exprTrue, "")
 		}
@@ -160,6 +160,16 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 		return s
 	}
 	return leaf(exprTrue, "")
+}
+
+// hasStaticField reports whether a struct has a `jit:"static"` field.
+func hasStaticField(st *types.Struct) bool {
+	for i := range st.NumFields() {
+		if IsStaticTag(st.Tag(i)) {
+			return true
+		}
+	}
+	return false
 }
 
 // known reports whether every value of vals is known at all.
