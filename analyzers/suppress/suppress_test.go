@@ -36,8 +36,8 @@ func TestNothingLeft(t *testing.T) {
 	want := map[string][]string{
 		"traceeffect": nil,
 		"directive": {
-			"a.go:32: //jitlint:ignore tracedbool suppresses nothing: tracedbool reports no finding on line 33; remove it from the directive",
-			"a.go:44: //jitlint:ignore traceeffect suppresses nothing: traceeffect reports no finding on line 44; remove it from the directive",
+			"a.go:34: //jitlint:ignore tracedbool suppresses nothing: tracedbool reports no finding on line 35; remove it from the directive",
+			"a.go:46: //jitlint:ignore traceeffect suppresses nothing: traceeffect reports no finding on line 46; remove it from the directive",
 		},
 	}
 	for name, want := range want {

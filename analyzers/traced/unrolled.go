@@ -225,7 +225,7 @@ func (r *Result) countLoop(c *Context, s *summary, l *Loop) LoopCount {
 		}
 	case known:
 		lc.Source, lc.Length = "value", r.boundValue(c, l, ev, n)
-	case inst.mentions(func(a *Expr) bool { return a.Kind == kShape }):
+	case mentionsDims(inst):
 		lc.Source = "shape"
 		if slice != nil {
 			lc.Source, lc.Bound = "shape-slice", r.lengthSource(c, slice)
@@ -234,6 +234,24 @@ func (r *Result) countLoop(c *Context, s *summary, l *Loop) LoopCount {
 		lc.Source = "unknown"
 	}
 	return lc
+}
+
+// mentionsDims reports whether e reads the dims of an array not known here
+// (not its rank, which is small whatever the input: a loop over the axes).
+func mentionsDims(e *Expr) bool {
+	found := false
+	e.walk(func(a *Expr) bool {
+		switch {
+		case found:
+			return false
+		case a.Kind == kLen && a.Args[0].Kind == kShape:
+			return false // the rank
+		case a.Kind == kShape:
+			found = true
+		}
+		return true
+	})
+	return found
 }
 
 // sliceOf is the slice a loop walks: what a range loop ranges over, or
