@@ -103,18 +103,20 @@ func (s *summary) result(n int) *Expr {
 		s.computing = i
 		nres := s.fn.Signature.Results().Len()
 		alts := make([][]*Expr, nres)
+		var conds []*Expr
 		for _, b := range s.fn.Blocks {
 			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 			if !ok {
 				continue
 			}
+			conds = append(conds, s.pathCond(s.fn.Blocks[0], b))
 			for i, r := range ret.Results {
 				alts[i] = append(alts[i], s.operand(r, b))
 			}
 		}
 		results := make([]*Expr, nres)
 		for i := range alts {
-			results[i] = choice(alts[i]...)
+			results[i] = byPath(conds, alts[i])
 		}
 		s.results, s.computing = results, -1
 		s.f.close(i, func() { s.results = nil })
@@ -127,6 +129,23 @@ func (s *summary) result(n int) *Expr {
 		return s.results[n]
 	}
 	return unknown
+}
+
+// byPath is the value of the return whose path condition holds (the last
+// when the others' do not): nested Selects, or a choice of the values when
+// a path's condition is not known.
+func byPath(conds, vals []*Expr) *Expr {
+	if len(vals) == 0 || len(conds) != len(vals) {
+		return choice(vals...)
+	}
+	out := vals[len(vals)-1]
+	for i := len(vals) - 2; i >= 0; i-- {
+		if conds[i] == exprTrue {
+			return choice(vals...)
+		}
+		out = sel(conds[i], vals[i], out)
+	}
+	return out
 }
 
 // mode is the atom "the function runs inside a trace".
