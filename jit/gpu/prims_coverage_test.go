@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/primtest"
+	"github.com/jitlint/jitlint/jit/internal/primtest"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 

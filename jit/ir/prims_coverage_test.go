@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/primtest"
 	"github.com/jitlint/jitlint/jit/cpu"
+	"github.com/jitlint/jitlint/jit/internal/primtest"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
