@@ -19,9 +19,8 @@ func TestEveryPrimitiveRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var printed bytes.Buffer
-	old := eval.Stdout
-	eval.Stdout = &printed
-	defer func() { eval.Stdout = old }()
+	eval.SetPrintOutput(&printed)
+	defer eval.SetPrintOutput(nil)
 	samples := primtest.Samples(declared)
 	for _, prim := range declared {
 		s, ok := samples[prim]

@@ -36,9 +36,8 @@ func TestEveryPrimitiveIsHandled(t *testing.T) {
 	}
 	samples := primtest.Samples(declared)
 	var printed bytes.Buffer
-	old := eval.Stdout
-	eval.Stdout = &printed
-	t.Cleanup(func() { eval.Stdout = old })
+	eval.SetPrintOutput(&printed)
+	t.Cleanup(func() { eval.SetPrintOutput(nil) })
 	for _, prim := range declared {
 		t.Run(prim, func(t *testing.T) {
 			s, ok := samples[prim]
