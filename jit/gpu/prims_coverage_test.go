@@ -25,7 +25,7 @@ func TestEveryPrimitiveRuns(t *testing.T) {
 	for _, prim := range declared {
 		s, ok := samples[prim]
 		if !ok {
-			t.Errorf("no sample for %s: add one to internal/primtest", prim)
+			t.Errorf("no sample for %s: add one to jit/internal/primtest", prim)
 			continue
 		}
 		want, err := eval.Closed(s.Jaxpr, s.Args)

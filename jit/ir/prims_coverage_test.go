@@ -42,7 +42,7 @@ func TestEveryPrimitiveIsHandled(t *testing.T) {
 		t.Run(prim, func(t *testing.T) {
 			s, ok := samples[prim]
 			if !ok {
-				t.Fatalf("no sample for %s: add one to internal/primtest, then make every consumer handle it", prim)
+				t.Fatalf("no sample for %s: add one to jit/internal/primtest, then make every consumer handle it", prim)
 			}
 			eqns := eqnsOf(s.Jaxpr.Jaxpr, prim)
 			if len(eqns) != 1 {
