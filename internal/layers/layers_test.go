@@ -299,6 +299,7 @@ func codeList(list string) string {
 	return strings.Join(names, ", ")
 }
 
+// orNothing is s, or "nothing" for an empty list.
 func orNothing(s string) string {
 	if s == "" {
 		return "nothing"
