@@ -17,8 +17,8 @@ npm run --silent package
 rm -rf out/e2e
 npm run --silent compile-tests
 screenshots=${JITLINT_E2E_SCREENSHOTS:-$PWD/.e2e/screenshots}
-rm -rf "$screenshots"
 mkdir -p "$screenshots"
+rm -f "$screenshots"/*.png # last run's, so that the check below sees this run's only
 JITLINT_VSCODE_E2E=1 JITLINT_E2E_SCREENSHOTS=$screenshots node --test --test-concurrency=1 out/e2e/
 
 # Every screenshot the README shows must be one the test takes, or nothing
