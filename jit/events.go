@@ -22,7 +22,7 @@ type Event struct {
 	CallSite  string    `json:"call_site"`  // file:line of the call that compiled
 	Signature string    `json:"signature"`
 	Cause     string    `json:"cause,omitempty"`
-	Changes   []change  `json:"changes,omitempty"`
+	Changes   []Change  `json:"changes,omitempty"`
 	TraceMS   float64   `json:"trace_ms"`
 	LowerMS   float64   `json:"lower_ms"`
 	CompileMS float64   `json:"compile_ms"`

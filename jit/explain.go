@@ -72,39 +72,42 @@ func shapeDistance(a, b []int) int {
 	return d
 }
 
-// change is one difference between a compiled signature and a call's:
-// Kind is "pytree", "backend", "type", "weak_type" or "static"; Path names
-// the argument (empty for pytree and backend).
-type change struct {
-	Kind   string `json:"kind"`
-	Path   string `json:"path,omitempty"`
+// Change is one difference between a compiled signature and a call's, one
+// element of an Event's Changes: what made a function compile again.
+type Change struct {
+	// Kind is "pytree", "backend", "type", "weak_type" or "static".
+	Kind string `json:"kind"`
+	// Path names the argument or the leaf in it, as the cache-miss
+	// explanation does ("x", "p.W", "xs[1]"); empty for pytree and backend.
+	Path string `json:"path,omitempty"`
+	// Before and Now are the compiled signature's value and the call's.
 	Before string `json:"before"`
 	Now    string `json:"now"`
 }
 
 // changes lists the differences between s (before) and now; a different
 // pytree structure is the only one reported when there is one.
-func (s *signature) changes(now *signature) []change {
+func (s *signature) changes(now *signature) []Change {
 	if s.tree.String() != now.tree.String() {
-		return []change{{Kind: "pytree", Before: s.tree.String(), Now: now.tree.String()}}
+		return []Change{{Kind: "pytree", Before: s.tree.String(), Now: now.tree.String()}}
 	}
-	var out []change
+	var out []Change
 	if s.backend != now.backend {
-		out = append(out, change{Kind: "backend", Before: s.backend, Now: now.backend})
+		out = append(out, Change{Kind: "backend", Before: s.backend, Now: now.backend})
 	}
 	for i := range s.avals {
 		a, n := s.avals[i], now.avals[i]
 		switch {
 		case a.Equal(n):
 		case a.TypeMatch(n):
-			out = append(out, change{Kind: "weak_type", Path: now.paths[i], Before: weakString(a), Now: weakString(n)})
+			out = append(out, Change{Kind: "weak_type", Path: now.paths[i], Before: weakString(a), Now: weakString(n)})
 		default:
-			out = append(out, change{Kind: "type", Path: now.paths[i], Before: a.String(), Now: n.String()})
+			out = append(out, Change{Kind: "type", Path: now.paths[i], Before: a.String(), Now: n.String()})
 		}
 	}
 	for i := range s.statics {
 		if s.statics[i].v != now.statics[i].v {
-			out = append(out, change{Kind: "static", Path: now.statics[i].path,
+			out = append(out, Change{Kind: "static", Path: now.statics[i].path,
 				Before: fmt.Sprintf("%#v", s.statics[i].v), Now: fmt.Sprintf("%#v", now.statics[i].v)})
 		}
 	}
@@ -112,7 +115,7 @@ func (s *signature) changes(now *signature) []change {
 }
 
 // diffText renders changes as the cache-miss explanation lists them.
-func diffText(cs []change) string {
+func diffText(cs []Change) string {
 	var b strings.Builder
 	var types, statics []string
 	weak := false

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -183,7 +182,7 @@ func applyJit(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
 }
 
 // applyDebugPrint writes fmt.Sprintf(fmt, operands...) and a newline (if
-// missing) to Stdout; it has no results.
+// missing) to the print output (SetPrintOutput); it has no results.
 func applyDebugPrint(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
 	format, err := stringParam(params, "fmt")
 	if err != nil {
@@ -197,7 +196,7 @@ func applyDebugPrint(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) 
 	if !strings.HasSuffix(s, "\n") {
 		s += "\n"
 	}
-	if _, err := io.WriteString(Stdout, s); err != nil {
+	if err := printLine(s); err != nil {
 		return nil, fmt.Errorf("writing output: %v", err)
 	}
 	return []*ir.Buffer{}, nil

@@ -12,14 +12,9 @@ package eval
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
-
-// Stdout is where debug_print writes (default os.Stdout).
-var Stdout io.Writer = os.Stdout
 
 // Apply evaluates one primitive on concrete buffers (eager mode); the same
 // semantics as inside a jaxpr. Arguments are never modified; results of

@@ -27,7 +27,7 @@ func Declared() ([]string, error) {
 	if !ok {
 		return nil, fmt.Errorf("primtest: cannot locate its own source")
 	}
-	file := filepath.Join(filepath.Dir(here), "..", "..", "jit", "ir", "prims.go")
+	file := filepath.Join(filepath.Dir(here), "..", "..", "ir", "prims.go")
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {
 		return nil, fmt.Errorf("primtest: reading the primitives: %v", err)
