@@ -174,6 +174,8 @@ func vjpRule(e *ir.Eqn, in []Array, act []bool) ([]Array, backward) {
 		return outs, condVJP(e, in, act)
 	case ir.Scan:
 		return scanVJP(e, in, act)
+	case ir.CustomJVPCall:
+		return outs, customVJP(e, in, outs, act)
 	case ir.DebugPrint:
 		return outs, func([]Array) []Array { return nil }
 	}
