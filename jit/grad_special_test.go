@@ -119,7 +119,8 @@ var specialCases = []specialCase{
 
 // TestGradAtSpecialPoints checks every differentiation rule at the points
 // where JAX chooses a value (ties, kinks, zeros, infinities, overflow), for
-// Grad eagerly, jitted, and under Vmap(Grad(...)) row by row.
+// Grad eagerly and jitted, Vmap(Grad(...)) row by row, eagerly and jitted,
+// and Grad of a Vmap.
 func TestGradAtSpecialPoints(t *testing.T) {
 	for _, c := range specialCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,11 +135,13 @@ func TestGradAtSpecialPoints(t *testing.T) {
 			x := FromSlice(data, shape...)
 			sum := func(x Array) Array { return c.f(x).Sum() }
 			df := Grad[func(Array) Array](sum)
+			dv := Grad[func(Array) Array](func(x Array) Array { return Vmap(sum)(x).Sum() })
 			for how, g := range map[string]Array{
 				"Grad":            df(x),
 				"Jit(Grad)":       Jit(df).Call(x),
 				"Vmap(Grad)":      Vmap(df)(x),
 				"Jit(Vmap(Grad))": Jit(Vmap(df)).Call(x),
+				"Grad(Vmap)":      dv(x),
 			} {
 				if g.Dtype() != Float32 {
 					t.Errorf("%s: dtype %s, want f32", how, g.Dtype())
