@@ -252,7 +252,9 @@ func (b *batcher) jit(e *ir.Eqn, in []bval) []bval {
 func (b *batcher) custom(e *ir.Eqn, in []bval) []bval {
 	s, args, outBatched := b.body(e, "call_jaxpr", in)
 	name, _ := e.Params["name"].(string)
-	return withBds(stageCustom(name, e.Params["jvp"].(*customRule), s, args, e.Params["num_consts"].(int)), outBatched)
+	rule, _ := e.Params["jvp"].(ir.JVPRule)
+	n, _ := e.Params["num_consts"].(int)
+	return withBds(stageCustom(name, rule, s, args, n), outBatched)
 }
 
 // body traces the batched body of a call equation (its jaxpr parameter

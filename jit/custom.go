@@ -39,7 +39,7 @@ func (f *customJVP) call(args ...Array) Array {
 // stageCustom binds a custom_jvp_call of the traced body s on args (whose
 // first argConsts are values an earlier body captured), the values s
 // captured passed first.
-func stageCustom(name string, rule *customRule, s sub, args []Array, argConsts int) []Array {
+func stageCustom(name string, rule ir.JVPRule, s sub, args []Array, argConsts int) []Array {
 	captured := unifyConsts([]sub{s})
 	params := ir.Params{"name": name, "call_jaxpr": closed(s.jaxpr), "jvp": rule,
 		"num_consts": len(captured) + argConsts, "symbolic_zeros": false}
@@ -50,8 +50,13 @@ func stageCustom(name string, rule *customRule, s sub, args []Array, argConsts i
 // rule applied to the operands after the captured values (which get no
 // cotangent).
 func customVJP(e *ir.Eqn, in, outs []Array, act []bool) backward {
-	n := e.Params["num_consts"].(int)
-	back := e.Params["jvp"].(*customRule).vjp(in[n:], outs, act[n:])
+	rule, ok := e.Params["jvp"].(*customRule)
+	if !ok {
+		throw(BadArgument, "Grad: custom_jvp_call %v has no derivative rule that Grad can run (its jvp parameter is a %T); "+
+			"only the functions of package jit stage custom_jvp_call with one", e.Params["name"], e.Params["jvp"])
+	}
+	n, _ := e.Params["num_consts"].(int)
+	back := rule.vjp(in[n:], outs, act[n:])
 	return func(ct []Array) []Array { return append(make([]Array, n), back(ct)...) }
 }
 
