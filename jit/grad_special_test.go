@@ -26,6 +26,11 @@ var (
 // f32 is a float32 scalar (constants of the cases below, of x's dtype).
 func f32(v float64) Array { return Scalar(float32(v)) }
 
+// derivative is the elementwise derivative of f, by Grad.
+func derivative(f func(Array) Array) func(Array) Array {
+	return Grad[func(Array) Array](func(x Array) Array { return f(x).Sum() })
+}
+
 // clampOf stages lax.clamp(lo, x, hi) (no public function stages it on floats).
 func clampOf(lo, x, hi Array) Array {
 	return bind(ir.Clamp, nil, []ir.Aval{x.val().aval}, lo, x, hi)[0]
@@ -44,6 +49,11 @@ var specialCases = []specialCase{
 	// t1 * exp(_replace_inf(x1) - _replace_inf(primal_out)), _replace_inf(x) = select(x == inf, 0, x)
 	{"softplus", Softplus, []float64{-inf, -100, -1, 0, 1, 100, inf}, nil,
 		[]float64{0, 0, 1 / (1 + math.E), 0.5, 1 / (1 + 1/math.E), 1, 1}},
+
+	// Second derivatives: the derivative of each rule (relu's select does not
+	// depend on x; logaddexp's exp(x - softplus(x)) is the logistic's).
+	{"relu''", derivative(Relu), []float64{-1, 0, 1}, nil, []float64{0, 0, 0}},
+	{"softplus''", derivative(Softplus), []float64{-100, 0, 100}, nil, []float64{0, 0.25, 0}},
 
 	// max_p, min_p: mul(g, _balanced_eq(x, ans, y)); _balanced_eq is 1 where x
 	// is the result, 1/2 where y is too, else 0
