@@ -43,6 +43,7 @@ func BenchmarkActivations(b *testing.B) {
 		}
 		xs := jit.Ones(jit.Float32, 8, 64)
 		for b.Loop() {
+			//jitlint:ignore staticargs a new jit function per iteration: the benchmark times the trace and compile
 			jit.Jit(jit.Grad[func(jit.Array) jit.Array](loss)).Call(xs).BlockUntilReady()
 		}
 	})
