@@ -124,6 +124,13 @@ func elementwise(prim string) Sample {
 	return closed(&b, prim, b.Op(prim, params, out, in...))
 }
 
+// rule is a custom_jvp_call's jvp parameter that has only a name (the
+// samples are run, printed and costed, never differentiated).
+type rule string
+
+// RuleName is the rule's name.
+func (r rule) RuleName() string { return string(r) }
+
 // body is { x:f32[3] . sin(x) * 2 }, the inner program of the control-flow
 // samples.
 func body() *ir.ClosedJaxpr {
@@ -219,6 +226,13 @@ func Samples(declared []string) map[string]Sample {
 		x := b.In(ir.Float32, 3)
 		y := b.Op(ir.Jit, ir.Params{"name": "body", "jaxpr": body()}, f3, x)
 		out[ir.Jit] = closed(&b, ir.Jit, y)
+	}
+	{
+		var b ir.Builder
+		x := b.In(ir.Float32, 3)
+		y := b.Op(ir.CustomJVPCall, ir.Params{"name": "body", "call_jaxpr": body(), "jvp": rule("body_jvp"),
+			"num_consts": 0, "symbolic_zeros": false}, f3, x)
+		out[ir.CustomJVPCall] = closed(&b, ir.CustomJVPCall, y)
 	}
 	{
 		var b ir.Builder

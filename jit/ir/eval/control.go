@@ -172,9 +172,14 @@ func applyWhile(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
 	}
 }
 
-// applyJit evaluates a nested jit: its jaxpr parameter on the operands.
-func applyJit(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
-	cj, err := closedParam(params, "jaxpr")
+// applyCall evaluates a nested jit (its jaxpr parameter) or a custom_jvp_call
+// (its call_jaxpr) on the operands.
+func applyCall(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
+	key := "jaxpr"
+	if prim == ir.CustomJVPCall {
+		key = "call_jaxpr"
+	}
+	cj, err := closedParam(params, key)
 	if err != nil {
 		return nil, err
 	}

@@ -82,8 +82,8 @@ func apply(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, erro
 		return applyScan(params, args)
 	case ir.While:
 		return applyWhile(params, args)
-	case ir.Jit:
-		return applyJit(params, args)
+	case ir.Jit, ir.CustomJVPCall:
+		return applyCall(prim, params, args)
 	case ir.DebugPrint:
 		return applyDebugPrint(params, args)
 	case ir.StopGradient:
