@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 	"weak"
+
+	"github.com/jitlint/jitlint/jit/events"
 )
 
 // entry is one compiled signature.
@@ -87,10 +89,10 @@ func (c *funcCore) compileEntry(key string, e *entry, sig *signature) {
 	}
 	if eventsOut.Load() != nil {
 		defPos, _ := c.source()
-		ev := &Event{Event: "compile", Function: c.name, DefinedAt: defPos, CallSite: callPos, Signature: sig.String(),
+		ev := &events.Event{Event: events.Compile, Function: c.name, DefinedAt: defPos, CallSite: callPos, Signature: sig.String(),
 			TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
 		if len(prev) > 0 {
-			ev.Event, ev.Changes = "cache_miss", closest(sig, prev).changes(sig)
+			ev.Event, ev.Changes = events.CacheMiss, closest(sig, prev).changes(sig)
 			ev.Cause = strings.TrimRight(diffText(ev.Changes), "\n")
 		}
 		emitEvent(ev)

@@ -27,7 +27,8 @@
 // "# file.go:line", like JAX's pretty_print(source_info=True).
 //
 // With the environment variable JITLINT_EVENTS naming a file (or
-// SetEventsFile), every compile appends one JSON line (an Event): the
+// SetEventsFile), every compile appends one JSON line (an events.Event of
+// package jit/events, which defines the file's format): the
 // function, where it is defined, the call site that compiled it, the
 // signature, the trace, lower and compile times, and for a recompile
 // ("cache_miss") the cause as the cache-miss explanation gives it. The

@@ -1,33 +1,14 @@
 package jit
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// Event is one line of the events file (JITLINT_EVENTS): a function traced,
-// lowered and compiled for a new signature. Event is "compile" for a
-// function's first signature and "cache_miss" for each later one, which
-// carries the reason (Cause, Changes) compared with the closest signature
-// compiled before, as the cache-miss explanation gives it.
-type Event struct {
-	Time      time.Time `json:"time"`
-	Event     string    `json:"event"`
-	Function  string    `json:"function"`
-	DefinedAt string    `json:"defined_at"` // file:line of the function
-	CallSite  string    `json:"call_site"`  // file:line of the call that compiled
-	Signature string    `json:"signature"`
-	Cause     string    `json:"cause,omitempty"`
-	Changes   []change  `json:"changes,omitempty"`
-	TraceMS   float64   `json:"trace_ms"`
-	LowerMS   float64   `json:"lower_ms"`
-	CompileMS float64   `json:"compile_ms"`
-	PID       int       `json:"pid"`
-}
+	"github.com/jitlint/jitlint/jit/events"
+)
 
 // eventsOut is the open events file, nil when events are off.
 var (
@@ -44,7 +25,7 @@ func init() {
 	}
 }
 
-// SetEventsFile makes every compile append one JSON line (an Event) to the
+// SetEventsFile makes every compile append one JSON line (an events.Event) to the
 // file at path, created if needed; "" turns events off. The environment
 // variable JITLINT_EVENTS sets it at start-up. Each line is appended with a
 // single write to a file opened with O_APPEND, so lines of concurrent
@@ -68,16 +49,16 @@ func SetEventsFile(path string) error {
 }
 
 // emitEvent appends e to the events file when there is one.
-func emitEvent(e *Event) {
+func emitEvent(e *events.Event) {
 	f := eventsOut.Load()
 	if f == nil {
 		return
 	}
 	e.Time = time.Now()
 	e.PID = os.Getpid()
-	line, err := json.Marshal(e)
+	line, err := events.Encode(e)
 	if err == nil {
-		_, err = f.Write(append(line, '\n'))
+		_, err = f.Write(line)
 	}
 	if err != nil {
 		eventsWarn.Do(func() {

@@ -1,8 +1,6 @@
 package jit_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,25 +11,21 @@ import (
 	"testing"
 
 	"github.com/jitlint/jitlint/jit"
+	"github.com/jitlint/jitlint/jit/events"
 )
 
-// readEvents parses the events file, failing on any line that is not one
-// JSON object.
-func readEvents(t *testing.T, path string) []jit.Event {
+// readEvents decodes the events file, failing on any line that is not one
+// event.
+func readEvents(t *testing.T, path string) []events.Event {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var evs []jit.Event
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var e jit.Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("line %d is not one JSON event: %v\n%s", len(evs)+1, err, sc.Text())
-		}
-		evs = append(evs, e)
+	evs, err := events.Decode(f)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return evs
 }
@@ -67,11 +61,11 @@ func TestEventsContent(t *testing.T) {
 			t.Errorf("event %d durations: trace %v lower %v compile %v ms", i, e.TraceMS, e.LowerMS, e.CompileMS)
 		}
 	}
-	if evs[0].Event != "compile" || evs[0].Cause != "" || evs[0].Signature != "(n=2, x: f32[4]) on cpu" {
+	if evs[0].Event != events.Compile || evs[0].Cause != "" || evs[0].Signature != "(n=2, x: f32[4]) on cpu" {
 		t.Errorf("first event: %+v", evs[0])
 	}
 	second := evs[1]
-	if second.Event != "cache_miss" || len(second.Changes) != 1 ||
+	if second.Event != events.CacheMiss || len(second.Changes) != 1 ||
 		fmt.Sprintf("%+v", second.Changes[0]) != "{Kind:static Path:n Before:2 Now:3}" ||
 		!strings.Contains(second.Cause, "different static arguments") || !strings.Contains(second.Cause, "at n, now 3 and before 2") {
 		t.Errorf("second event: %+v", second)
@@ -101,7 +95,7 @@ func TestEventsConcurrentLinesStayWhole(t *testing.T) {
 	}
 	misses := 0
 	for _, e := range evs {
-		if e.Event == "cache_miss" {
+		if e.Event == events.CacheMiss {
 			misses++
 		}
 	}
