@@ -64,7 +64,6 @@ func (r *runtimeEvents) stop() {
 // lastRun is the compiles of the last process that wrote the file, by
 // call site ("file:line").
 type lastRun struct {
-	start time.Time
 	sites map[string]*events.Site
 }
 
@@ -84,11 +83,6 @@ func readLastRun(path string) (*lastRun, error) {
 	}
 	pid := evs[len(evs)-1].PID
 	evs = slices.DeleteFunc(evs, func(e events.Event) bool { return e.PID != pid })
-	for _, e := range evs {
-		if run.start.IsZero() || e.Time.Before(run.start) {
-			run.start = e.Time
-		}
-	}
 	for _, st := range events.Sites(evs) {
 		run.sites[st.CallSite] = st
 	}
@@ -171,9 +165,9 @@ func (r *runtimeEvents) poll() {
 }
 
 // addDiagnostics adds the runtime diagnostics of res's files. A file
-// changed since the run (on disk after the run started, or edited in an
-// unsaved buffer) gets none: its lines may have moved.
-func (r *runtimeEvents) addDiagnostics(res *pkgResult, docs map[string]*document) {
+// whose content (on disk or in an unsaved buffer) is not the one the run
+// recorded gets none: its lines may have moved.
+func (r *runtimeEvents) addDiagnostics(res *pkgResult) {
 	run := r.current()
 	if run == nil || res.pp == nil {
 		return
@@ -185,7 +179,7 @@ func (r *runtimeEvents) addDiagnostics(res *pkgResult, docs map[string]*document
 		file := filepath.Clean(st.File)
 		content, ok := res.pp.contents[file]
 		m := res.mappers[file]
-		if !ok || m == nil || changedSince(file, content, docs[file] != nil, run.start) {
+		if !ok || m == nil || !events.SameSource(st.Sources, st.File, content) {
 			continue
 		}
 		start, end, ok := lineSpan(content, st.Line)
@@ -204,21 +198,6 @@ func (r *runtimeEvents) addDiagnostics(res *pkgResult, docs map[string]*document
 		res.diags[u] = append(res.diags[u], storedDiag{version: res.version(file), diag: protocol.Diagnostic{
 			Range: rng, Severity: protocol.DiagnosticSeverityInformation, Code: "runtime", Source: "jitls", Message: msg}})
 	}
-}
-
-// changedSince reports whether file may differ from what a run that
-// started at start executed: modified on disk after it, or (open) edited
-// in a buffer that differs from the disk.
-func changedSince(file string, content []byte, open bool, start time.Time) bool {
-	st, err := os.Stat(file)
-	if err != nil || st.ModTime().After(start) {
-		return true
-	}
-	if open {
-		disk, err := os.ReadFile(file)
-		return err != nil || !bytes.Equal(disk, content)
-	}
-	return false
 }
 
 // lineSpan returns the byte offsets of line (1-based) of content without

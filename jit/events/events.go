@@ -141,6 +141,13 @@ func Hash(content []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// SameSource reports whether content is file as the run that recorded
+// sources saw it (false when the run recorded no hash of it).
+func SameSource(sources map[string]string, file string, content []byte) bool {
+	h, ok := sources[file]
+	return ok && h == Hash(content)
+}
+
 // SplitPos splits a "file:line" position of an event.
 func SplitPos(pos string) (file string, line int, ok bool) {
 	i := strings.LastIndexByte(pos, ':')
