@@ -138,9 +138,10 @@ func callsAt(pos string) int {
 	return 0
 }
 
-// recordTraceError writes a TraceError event when the trace of c ended in
-// *err and is not nested in another trace (whose own failure records it).
-func (c *funcCore) recordTraceError(err *error) {
+// recordTraceError writes a TraceError event when the trace of c for sig
+// ended in *err and is not nested in another trace (whose own failure
+// records it).
+func (c *funcCore) recordTraceError(sig *signature, err *error) {
 	e, ok := (*err).(*Error)
 	if !ok || eventsOut.Load() == nil || currentTrace() != nil {
 		return
@@ -148,5 +149,5 @@ func (c *funcCore) recordTraceError(err *error) {
 	defPos, _ := c.source()
 	pos := userPos()
 	emitEvent(&events.Event{Event: events.TraceError, Function: c.name, DefinedAt: defPos, CallSite: pos, Calls: callsAt(pos),
-		Failure: &events.Failure{Kind: e.Kind.String(), Message: e.Msg, At: e.Pos}})
+		Signature: sig.String(), Failure: &events.Failure{Kind: e.Kind.String(), Message: e.Msg, At: e.Pos}})
 }

@@ -9,16 +9,17 @@ import (
 // Site is what one call site compiled in one process: the events of
 // kinds Compile and CacheMiss with the same CallSite and PID.
 type Site struct {
-	CallSite string // file:line
-	File     string
-	Line     int
-	Function string // the function compiled there (the last one, if several)
-	PID      int
-	Compiles int
-	Calls    int     // calls made there up to its last compile (0: not recorded)
-	MS       float64 // trace + lower + compile time of all its compiles
-	Causes   []*Cause
-	Sources  map[string]string // as in Event.Sources, of all its events
+	CallSite  string // file:line
+	File      string
+	Line      int
+	Function  string // the function compiled there (the last one, if several)
+	DefinedAt string // file:line of Function
+	PID       int
+	Compiles  int
+	Calls     int     // calls made there up to its last compile (0: not recorded)
+	MS        float64 // trace + lower + compile time of all its compiles
+	Causes    []*Cause
+	Sources   map[string]string // as in Event.Sources, of all its events
 }
 
 // Cause is one reason a call site compiled again, with how often it was
@@ -82,7 +83,7 @@ func Sites(evs []Event) []*Site {
 			byKey[k] = st
 			out = append(out, st)
 		}
-		st.Function = e.Function
+		st.Function, st.DefinedAt = e.Function, e.DefinedAt
 		st.Compiles++
 		st.Calls = max(st.Calls, e.Calls)
 		st.MS += e.TraceMS + e.LowerMS + e.CompileMS
