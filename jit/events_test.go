@@ -93,7 +93,7 @@ func TestEventsCallsAndTraceErrors(t *testing.T) {
 	f := jit.Jit(func(x jit.Array) jit.Array { return x.Neg() })
 	var callLines []string
 	for _, n := range []int{3, 3, 4, 4, 5} {
-		f.Call(jit.Zeros(jit.Float32, n)) //jitlint:ignore shapechurn the test recompiles on purpose
+		f.Call(jit.Zeros(jit.Float32, n))
 		callLines = append(callLines, lineBefore())
 	}
 	catch(t, func() { jit.Jit(reluBad).Call(x) })
