@@ -15,8 +15,8 @@ import (
 // (lint.go) and the go vet driver (vet.go); analyzer flags (-NAME.flag) are
 // set on the analyzers themselves.
 type options struct {
-	format   string
-	json     bool // -json, the same as -format=json
+	format   string // -format as given ("" when not)
+	json     bool   // -json, the same as -format=json
 	fix      bool
 	diff     bool
 	context  int  // -c: lines of context around each finding in text
@@ -103,16 +103,8 @@ func parseFlags(all []*analysis.Analyzer, reports []*rule, args []string) (*opti
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if opts.json {
-		if opts.format != "" && opts.format != formatJSON {
-			return nil, nil, nil, nil, fmt.Errorf("-json and -format=%s: give one of them", opts.format)
-		}
-		opts.format = formatJSON
-	}
 	switch opts.format {
-	case "":
-		opts.format = formatText
-	case formatText, formatJSON, formatSARIF, formatGitHub:
+	case "", formatText, formatJSON, formatSARIF, formatGitHub:
 	default:
 		return nil, nil, nil, nil, fmt.Errorf("-format=%s: want text, json, sarif or github", opts.format)
 	}
@@ -135,6 +127,20 @@ func parseFlags(all []*analysis.Analyzer, reports []*rule, args []string) (*opti
 		on[r.name] = runs(r.name)
 	}
 	return opts, run, on, fs.Args(), nil
+}
+
+// outputFormat is the format the command prints: -format, json for
+// -json, text when neither is given.
+func (opts *options) outputFormat() (string, error) {
+	switch {
+	case opts.json && opts.format != "" && opts.format != formatJSON:
+		return "", fmt.Errorf("-json and -format=%s: give one of them", opts.format)
+	case opts.json:
+		return formatJSON, nil
+	case opts.format == "":
+		return formatText, nil
+	}
+	return opts.format, nil
 }
 
 // printFlags answers go vet's -flags: the flags as JSON, so that go vet

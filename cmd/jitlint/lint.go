@@ -36,6 +36,9 @@ func runCommand(all []*analysis.Analyzer, args []string) int {
 		multichecker.Main(all...) // prints the version for go vet
 	}
 	opts, run, reportOn, patterns, err := parseFlags(all, reports, args)
+	if err == nil {
+		opts.format, err = opts.outputFormat()
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "jitlint: %v (see jitlint help)\n", err)
 		return exitFailed

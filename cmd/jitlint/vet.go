@@ -35,7 +35,9 @@ func vetInvocation(args []string) bool {
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
-// vetUnsupported says why go vet cannot do what opts ask, or "".
+// vetUnsupported says why go vet cannot do what opts ask, or "". (go vet
+// itself adds -json, and prints text from the JSON unless its user gave
+// -json: -format=text and -format=json change nothing.)
 func vetUnsupported(opts *options) string {
 	switch {
 	case opts.format == formatSARIF || opts.format == formatGitHub:
@@ -58,10 +60,6 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 		fmt.Fprintf(os.Stderr, "jitlint: %v (in the flags go vet passed: %q)\n", err, args[:len(args)-1])
 		return 1
 	}
-	if why := vetUnsupported(opts); why != "" {
-		fmt.Fprintf(os.Stderr, "jitlint: %s\n", why)
-		return 1
-	}
 	data, err := os.ReadFile(cfgFile)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "jitlint: reading the go vet config: %v\n", err)
@@ -70,6 +68,11 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 	var cfg unitchecker.Config
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "jitlint: decoding the go vet config %s: %v\n", cfgFile, err)
+		return 1
+	}
+	// Said once per package that go vet reports on, not for each dependency.
+	if why := vetUnsupported(opts); why != "" && !cfg.VetxOnly {
+		fmt.Fprintf(os.Stderr, "jitlint: %s\n", why)
 		return 1
 	}
 	out := io.Writer(os.Stdout)
@@ -115,7 +118,7 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 	if opts.fix {
 		return writeFixArchive(fset, cfg.FixArchive, results)
 	}
-	return report(out, fset, files, cfg.ID, results, opts.format)
+	return report(out, fset, files, cfg.ID, results, opts.json)
 }
 
 // importsJit reports whether the package imports the jit package directly.

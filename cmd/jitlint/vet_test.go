@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/jitlint/jitlint/analyzers"
@@ -27,9 +28,18 @@ func TestParseFlags(t *testing.T) {
 			t.Errorf("-unrolledloop.max=64 did not set the analyzer's flag")
 		}
 	}
-	for _, bad := range [][]string{{"-nosuch"}, {"-format=xml"}, {"-json", "-format=sarif"}} {
+	for _, bad := range [][]string{{"-nosuch"}, {"-format=xml"}} {
 		if _, _, _, _, err := parseFlags(analyzers.All(), reports, bad); err == nil {
 			t.Errorf("parseFlags(%q) accepted", bad)
+		}
+	}
+	for args, want := range map[string]string{"": "text", "-json": "json", "-format=sarif": "sarif", "-json -format=json": "json", "-json -format=github": ""} {
+		opts, _, _, _, err := parseFlags(analyzers.All(), reports, strings.Fields(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := opts.outputFormat(); got != want || (err == nil) != (want != "") {
+			t.Errorf("jitlint %s: format %q, %v; want %q", args, got, err, want)
 		}
 	}
 	// The reports of -events are selected like analyzers.

@@ -16,7 +16,7 @@ import (
 
 // report prints the results of a package: JSON for go vet (see
 // format_json.go), or go vet's text on stderr. It returns the exit status.
-func report(out io.Writer, fset *token.FileSet, files []*ast.File, id string, results []*factpass.Result, format string) int {
+func report(out io.Writer, fset *token.FileSet, files []*ast.File, id string, results []*factpass.Result, asJSON bool) int {
 	var fs []*finding
 	var errs []analysisError
 	for _, r := range results {
@@ -27,7 +27,7 @@ func report(out io.Writer, fset *token.FileSet, files []*ast.File, id string, re
 			fs = append(fs, newFinding(fset, files, analyzerRule(r.Analyzer), id, d))
 		}
 	}
-	if format == formatJSON {
+	if asJSON {
 		if err := printJSON(out, fs, errs); err != nil {
 			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
 			return 1
