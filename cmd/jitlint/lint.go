@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/analyzers/suppress"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -74,25 +75,19 @@ func runCommand(all []*analysis.Analyzer, args []string) int {
 	src := sources{}
 	rules := analyzerRules(run)
 	if len(opts.events) > 0 {
-		evs, err := readEventFiles(opts.events)
+		reported, err := judgeByEvents(opts.events, fs, pkgs, src)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
 			return exitFailed
 		}
-		ev := newRunEvidence(evs, filePackages(pkgs), src)
-		for _, f := range fs {
-			if f.rule.name != "directive" {
-				f.runtime = ev.judge(f)
-			}
-		}
-		for _, f := range ev.findings {
-			if reportOn[f.rule.name] {
-				fs = append(fs, f)
-			}
-		}
 		for _, r := range reports {
 			if reportOn[r.name] {
 				rules = append(rules, r)
+			}
+		}
+		for _, f := range reported {
+			if reportOn[f.rule.name] {
+				fs = append(fs, f)
 			}
 		}
 	}
@@ -141,6 +136,23 @@ func graphFindings(g *checker.Graph) ([]*finding, []analysisError) {
 		}
 	}
 	return dedupe(fs), errs
+}
+
+// judgeByEvents reads the events files, sets the run's verdict on each of
+// the analyzers' findings fs (the directive analyzer's aside), and returns
+// the findings of the reports of the events.
+func judgeByEvents(files []string, fs []*finding, pkgs []*packages.Package, src sources) ([]*finding, error) {
+	evs, err := readEventFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	ev := newRunEvidence(evs, filePackages(pkgs), src)
+	for _, f := range fs {
+		if f.rule.name != suppress.Name {
+			f.runtime = ev.judge(f)
+		}
+	}
+	return ev.findings, nil
 }
 
 // analyzerRules are the rules of the analyzers.
