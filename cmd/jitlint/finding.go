@@ -144,20 +144,31 @@ func (s sources) get(file string) []byte {
 	return data
 }
 
-// line returns line n (1-based) of file without its newline, or "".
-func (s sources) line(file string, n int) string {
+// lineBounds returns the byte offsets in file of the start and the end
+// (its newline excluded) of line n (1-based).
+func (s sources) lineBounds(file string, n int) (start, end int, ok bool) {
 	data := s.get(file)
 	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(data, '\n')
+		j := bytes.IndexByte(data[start:], '\n')
 		if j < 0 {
-			return ""
+			return 0, 0, false
 		}
-		data = data[j+1:]
+		start += j + 1
 	}
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
-		data = data[:j]
+	end = len(data)
+	if j := bytes.IndexByte(data[start:], '\n'); j >= 0 {
+		end = start + j
 	}
-	return string(data)
+	return start, end, true
+}
+
+// line returns line n (1-based) of file without its newline, or "".
+func (s sources) line(file string, n int) string {
+	start, end, ok := s.lineBounds(file, n)
+	if !ok {
+		return ""
+	}
+	return string(s.get(file)[start:end])
 }
 
 // runeColumn converts the byte column of p to a column in Unicode code

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"go/token"
@@ -77,6 +78,8 @@ type lineKey struct {
 // runEvidence is what a run's events show at the files of the analysed
 // packages.
 type runEvidence struct {
+	pkgOf      map[string]string // the analysed files and their packages
+	src        sources
 	findings   []*finding
 	recompiled map[lineKey]bool
 	failed     map[lineKey]bool
@@ -110,54 +113,56 @@ func readEventFiles(paths []string) ([]events.Event, error) {
 // newRunEvidence matches evs with the files of the analysed packages
 // (pkgOf: file → package ID) and makes the reports' findings.
 func newRunEvidence(evs []events.Event, pkgOf map[string]string, src sources) *runEvidence {
-	ev := &runEvidence{recompiled: map[lineKey]bool{}, failed: map[lineKey]bool{}, called: map[lineKey]bool{},
-		traced: map[lineKey]bool{}, current: map[string]bool{}, stale: map[string]int{}}
-	// at reports whether pos is a line of an analysed file that the run
-	// executed as it is now, counting the stale ones.
-	at := func(pos string, sources map[string]string) (lineKey, bool) {
-		file, line, ok := events.SplitPos(pos)
-		if _, analysed := pkgOf[file]; !ok || !analysed {
-			return lineKey{}, false
-		}
-		if !events.SameSource(sources, file, src.get(file)) {
-			ev.stale[file]++
-			return lineKey{}, false
-		}
-		ev.current[file] = true
-		return lineKey{file, line}, true
-	}
+	ev := &runEvidence{pkgOf: pkgOf, src: src, recompiled: map[lineKey]bool{}, failed: map[lineKey]bool{},
+		called: map[lineKey]bool{}, traced: map[lineKey]bool{}, current: map[string]bool{}, stale: map[string]int{}}
 	for _, e := range evs {
-		if k, ok := at(e.DefinedAt, e.Sources); ok {
+		if k, ok := ev.at(e.DefinedAt, e.Sources); ok {
 			ev.traced[k] = true
 		}
 	}
 	bySite := map[lineKey][]*events.Site{}
 	for _, st := range events.Sites(evs) {
-		if k, ok := at(st.CallSite, st.Sources); ok {
+		if k, ok := ev.at(st.CallSite, st.Sources); ok {
 			ev.called[k] = true
 			bySite[k] = append(bySite[k], st)
 		}
 	}
 	for _, k := range sortedKeys(bySite) {
-		if f := ev.recompileFinding(k, bySite[k], pkgOf, src); f != nil {
+		if f := ev.recompileFinding(k, bySite[k]); f != nil {
 			ev.recompiled[k] = true
 			ev.findings = append(ev.findings, f)
 		}
 	}
-	ev.traceFailures(evs, at, pkgOf, src)
+	ev.traceFailures(evs)
 	for _, file := range slices.Sorted(maps.Keys(ev.stale)) {
 		p := token.Position{Filename: file, Line: 1, Column: 1}
-		ev.findings = append(ev.findings, &finding{rule: staleEventsRule, pkg: pkgOf[file], pos: p, end: p,
+		ev.findings = append(ev.findings, &finding{rule: staleEventsRule, pkg: ev.pkgOf[file], pos: p, end: p,
 			message: fmt.Sprintf("%d positions in the run's events are in another version of this file (it changed since the run): "+
 				"they are not matched by line; run the program or its tests again with JITLINT_EVENTS", ev.stale[file])})
 	}
 	return ev
 }
 
+// at returns the line that pos names when it is in an analysed file that
+// the run executed as it is now (sources are the hashes the event
+// recorded), and counts the stale ones.
+func (ev *runEvidence) at(pos string, sources map[string]string) (lineKey, bool) {
+	file, line, ok := events.SplitPos(pos)
+	if _, analysed := ev.pkgOf[file]; !ok || !analysed {
+		return lineKey{}, false
+	}
+	if !events.SameSource(sources, file, ev.src.get(file)) {
+		ev.stale[file]++
+		return lineKey{}, false
+	}
+	ev.current[file] = true
+	return lineKey{file, line}, true
+}
+
 // recompileFinding reports the call site at k if it compiled more than
 // once in a process (sites are its compiles by process); the message is
 // that of the process that compiled most.
-func (ev *runEvidence) recompileFinding(k lineKey, sites []*events.Site, pkgOf map[string]string, src sources) *finding {
+func (ev *runEvidence) recompileFinding(k lineKey, sites []*events.Site) *finding {
 	top := slices.MaxFunc(sites, func(a, b *events.Site) int { return cmp.Compare(a.Compiles, b.Compiles) })
 	if top.Compiles < 2 {
 		return nil
@@ -182,12 +187,12 @@ func (ev *runEvidence) recompileFinding(k lineKey, sites []*events.Site, pkgOf m
 	if procs > 1 {
 		msg += fmt.Sprintf(" (the most of %d processes that recompiled here)", procs)
 	}
-	pos, end := lineSpan(src, k)
-	f := &finding{rule: recompilesRule, pkg: pkgOf[k.file], pos: pos, end: end, message: msg,
+	pos, end := lineSpan(ev.src, k)
+	f := &finding{rule: recompilesRule, pkg: ev.pkgOf[k.file], pos: pos, end: end, message: msg,
 		props: map[string]any{"compiles": top.Compiles, "calls": top.Calls, "processes": procs, "function": top.Function,
 			"compile_ms": top.MS}}
-	if file, line, ok := events.SplitPos(top.DefinedAt); ok && events.SameSource(top.Sources, file, src.get(file)) {
-		p, e := lineSpan(src, lineKey{file, line})
+	if file, line, ok := events.SplitPos(top.DefinedAt); ok && events.SameSource(top.Sources, file, ev.src.get(file)) {
+		p, e := lineSpan(ev.src, lineKey{file, line})
 		f.related = append(f.related, related{p, e, top.Function + " is defined here"})
 	}
 	return f
@@ -214,17 +219,17 @@ type failureKey struct {
 
 // traceFailures reports each line where a trace failed, with the calls
 // that traced it as related positions.
-func (ev *runEvidence) traceFailures(evs []events.Event, at func(string, map[string]string) (lineKey, bool), pkgOf map[string]string, src sources) {
+func (ev *runEvidence) traceFailures(evs []events.Event) {
 	var order []failureKey
 	byKey := map[failureKey][]events.Event{}
 	for _, e := range evs {
 		if e.Event != events.TraceError || e.Failure == nil {
 			continue
 		}
-		if k, ok := at(e.CallSite, e.Sources); ok {
+		if k, ok := ev.at(e.CallSite, e.Sources); ok {
 			ev.called[k] = true
 		}
-		k, ok := at(e.Failure.At, e.Sources)
+		k, ok := ev.at(e.Failure.At, e.Sources)
 		if !ok {
 			continue
 		}
@@ -242,15 +247,15 @@ func (ev *runEvidence) traceFailures(evs []events.Event, at func(string, map[str
 		if len(es) > 1 {
 			msg += fmt.Sprintf(" (%d times)", len(es))
 		}
-		pos, end := lineSpan(src, fk.at)
-		f := &finding{rule: traceFailuresRule, pkg: pkgOf[fk.at.file], pos: pos, end: end, message: msg,
+		pos, end := lineSpan(ev.src, fk.at)
+		f := &finding{rule: traceFailuresRule, pkg: ev.pkgOf[fk.at.file], pos: pos, end: end, message: msg,
 			props: map[string]any{"error": fk.kind, "count": len(es), "function": es[0].Function}}
 		seen := map[string]bool{}
 		for _, e := range es {
 			file, line, ok := events.SplitPos(e.CallSite)
-			if ok && !seen[e.CallSite] && events.SameSource(e.Sources, file, src.get(file)) {
+			if ok && !seen[e.CallSite] && events.SameSource(e.Sources, file, ev.src.get(file)) {
 				seen[e.CallSite] = true
-				p, end := lineSpan(src, lineKey{file, line})
+				p, end := lineSpan(ev.src, lineKey{file, line})
 				f.related = append(f.related, related{p, end, "the call that traced " + e.Function})
 			}
 		}
@@ -285,24 +290,16 @@ func (ev *runEvidence) judge(f *finding) string {
 	return runtimeNotExercised
 }
 
-// lineSpan returns the positions of line k without its indentation.
+// lineSpan returns the positions of line k without its indentation (the
+// file's start when it has no such line).
 func lineSpan(src sources, k lineKey) (token.Position, token.Position) {
-	data := src.get(k.file)
-	start := 0
-	for l := 1; l < k.line && start < len(data); l++ {
-		i := strings.IndexByte(string(data[start:]), '\n')
-		if i < 0 {
-			start = len(data)
-			break
-		}
-		start += i + 1
+	start, end, ok := src.lineBounds(k.file, k.line)
+	if !ok {
+		p := token.Position{Filename: k.file, Line: k.line, Column: 1}
+		return p, p
 	}
-	end := start + strings.IndexByte(string(data[start:]), '\n')
-	if end < start {
-		end = len(data)
-	}
-	text := string(data[start:end])
-	indent := len(text) - len(strings.TrimLeft(text, " \t"))
+	text := src.get(k.file)[start:end]
+	indent := len(text) - len(bytes.TrimLeft(text, " \t"))
 	pos := token.Position{Filename: k.file, Offset: start + indent, Line: k.line, Column: indent + 1}
 	return pos, token.Position{Filename: k.file, Offset: end, Line: k.line, Column: end - start + 1}
 }
