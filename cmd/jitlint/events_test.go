@@ -30,6 +30,28 @@ func codelabCopy(t *testing.T) (string, string) {
 	return mod, dir
 }
 
+// runCodelab builds the codelab of the module mod and runs the steps, each
+// a process of its own, with JITLINT_EVENTS naming one file, which it
+// returns.
+func runCodelab(t *testing.T, mod string, steps ...string) string {
+	t.Helper()
+	prog := filepath.Join(t.TempDir(), "codelab")
+	build := exec.Command("go", "build", "-o", prog, "./codelab")
+	build.Dir, build.Env = mod, offline()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./codelab: %v\n%s", err, out)
+	}
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	for _, step := range steps {
+		run := exec.Command(prog, "-step", step)
+		run.Env = append(os.Environ(), "JITLINT_EVENTS="+events)
+		if out, err := run.CombinedOutput(); err != nil {
+			t.Fatalf("codelab -step %s: %v\n%s", step, err, out)
+		}
+	}
+	return events
+}
+
 // lineOf returns the 1-based line of file that contains text (once).
 func lineOf(t *testing.T, file, text string) int {
 	t.Helper()
@@ -118,20 +140,7 @@ func TestEvents(t *testing.T) {
 	}
 	mod, dir := codelabCopy(t)
 	bin := buildJitlint(t)
-	prog := filepath.Join(t.TempDir(), "codelab")
-	build := exec.Command("go", "build", "-o", prog, "./codelab")
-	build.Dir, build.Env = mod, offline()
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./codelab: %v\n%s", err, out)
-	}
-	events := filepath.Join(t.TempDir(), "events.jsonl")
-	for _, step := range []string{"3", "5", "6", "8"} {
-		run := exec.Command(prog, "-step", step)
-		run.Env = append(os.Environ(), "JITLINT_EVENTS="+events)
-		if out, err := run.CombinedOutput(); err != nil {
-			t.Fatalf("codelab -step %s: %v\n%s", step, err, out)
-		}
-	}
+	events := runCodelab(t, mod, "3", "5", "6", "8")
 
 	file := func(name string) string { return filepath.Join(dir, name) }
 	step5 := lineOf(t, file("step5_recompile.go"), ".Call(x.Slice(")

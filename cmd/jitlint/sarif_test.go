@@ -65,20 +65,7 @@ func TestSARIFMultitool(t *testing.T) {
 	}
 	mod, _ := codelabCopy(t)
 	bin := buildJitlint(t)
-	prog := filepath.Join(t.TempDir(), "codelab")
-	build := exec.Command("go", "build", "-o", prog, "./codelab")
-	build.Dir, build.Env = mod, offline()
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./codelab: %v\n%s", err, out)
-	}
-	events := filepath.Join(t.TempDir(), "events.jsonl")
-	for _, step := range []string{"5", "6"} {
-		run := exec.Command(prog, "-step", step)
-		run.Env = append(os.Environ(), "JITLINT_EVENTS="+events)
-		if out, err := run.CombinedOutput(); err != nil {
-			t.Fatalf("codelab -step %s: %v\n%s", step, err, out)
-		}
-	}
+	events := runCodelab(t, mod, "5", "6")
 	out, stderr, code := runJitlint(t, bin, mod, "-format=sarif", "-events", events, "./codelab")
 	if code != 3 {
 		t.Fatalf("jitlint -format=sarif: exit %d, want 3 (findings)\n%s", code, stderr)
