@@ -19,13 +19,14 @@
 //
 // The command's own driver (lint.go) loads the packages with go/packages
 // and runs the analyzers with x/tools' checker; -fix, -V and help are
-// multichecker's. Under go vet (a *.cfg argument) it uses its own driver (vet.go): packages
-// that do not import jit are skipped without being read, and the others are
-// type-checked against the compiler's export data, so that go vet with
-// jitlint costs far less than go vet itself. With JITLINT_VET=unitchecker in
-// the environment it uses the stock golang.org/x/tools unitchecker instead
-// (the fallback, should a Go release change the go vet protocol);
-// TestVetDriverMatchesUnitchecker requires both to give the same output.
+// multichecker's. Under go vet (a *.cfg argument) it uses its own driver
+// (vet.go): packages that do not import jit are skipped without being
+// read, and the others are type-checked against the compiler's export
+// data, so that go vet with jitlint costs far less than go vet itself. With
+// JITLINT_VET=unitchecker in the environment it uses the stock
+// golang.org/x/tools unitchecker instead (the fallback, should a Go release
+// change the go vet protocol); TestVetDriverMatchesUnitchecker requires
+// both to give the same output.
 //
 // See docs/analyzers.md for what each analyzer reports and why.
 package main
