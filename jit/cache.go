@@ -53,8 +53,10 @@ func (c *funcCore) lookup(key []byte, sig func() *signature) *entry {
 // site (counted when events are on), explaining the miss and logging the
 // phases when asked to.
 func (c *funcCore) compileEntry(key string, e *entry, sig *signature, site callSite) {
-	callPos := site.pos.String()
-	if site.pos == nil {
+	var callPos string
+	if site.pos != nil {
+		callPos = site.pos.String()
+	} else {
 		callPos = userPos()
 	}
 	start := time.Now()
@@ -97,8 +99,8 @@ func (c *funcCore) compileEntry(key string, e *entry, sig *signature, site callS
 	}
 	if eventsOut.Load() != nil {
 		defPos, _ := c.source()
-		ev := &events.Event{Event: events.Compile, Function: c.name, DefinedAt: defPos, CallSite: callPos, Calls: site.calls, Signature: sig.String(),
-			TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
+		ev := &events.Event{Event: events.Compile, Function: c.name, DefinedAt: defPos, CallSite: callPos, Calls: site.calls,
+			Signature: sig.String(), TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
 		if len(prev) > 0 {
 			ev.Event, ev.Changes = events.CacheMiss, closest(sig, prev).changes(sig)
 			ev.Cause = strings.TrimRight(diffText(ev.Changes), "\n")

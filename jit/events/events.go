@@ -47,8 +47,9 @@ type Event struct {
 	Function  string    `json:"function"`
 	DefinedAt string    `json:"defined_at"` // file:line of the function
 	CallSite  string    `json:"call_site"`  // file:line of the call that traced
-	// Calls counts the calls made at CallSite in this process so far, this
-	// one included, compiled or served from the cache.
+	// Calls counts the calls of jitted functions made at CallSite in this
+	// process so far, this one included, compiled or served from the
+	// cache (counted while events are on).
 	Calls     int      `json:"calls,omitempty"`
 	Signature string   `json:"signature"`
 	Cause     string   `json:"cause,omitempty"` // the cache-miss explanation

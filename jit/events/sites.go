@@ -1,7 +1,6 @@
 package events
 
 import (
-	"cmp"
 	"maps"
 	"slices"
 )
@@ -126,11 +125,4 @@ func (st *Site) Top() *Cause {
 		}
 	}
 	return top
-}
-
-// SortSites sorts sites by file, line and process.
-func SortSites(sites []*Site) {
-	slices.SortStableFunc(sites, func(a, b *Site) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.PID, b.PID))
-	})
 }
