@@ -30,10 +30,8 @@ func codelabCopy(t *testing.T) (string, string) {
 	return mod, dir
 }
 
-// runCodelab builds the codelab of the module mod and runs the steps, each
-// a process of its own, with JITLINT_EVENTS naming one file, which it
-// returns.
-func runCodelab(t *testing.T, mod string, steps ...string) string {
+// buildCodelab builds the codelab of the module mod.
+func buildCodelab(t *testing.T, mod string) string {
 	t.Helper()
 	prog := filepath.Join(t.TempDir(), "codelab")
 	build := exec.Command("go", "build", "-o", prog, "./codelab")
@@ -41,6 +39,13 @@ func runCodelab(t *testing.T, mod string, steps ...string) string {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./codelab: %v\n%s", err, out)
 	}
+	return prog
+}
+
+// runSteps runs steps of the codelab prog, each a process of its own, with
+// JITLINT_EVENTS naming one new file, which it returns.
+func runSteps(t *testing.T, prog string, steps ...string) string {
+	t.Helper()
 	events := filepath.Join(t.TempDir(), "events.jsonl")
 	for _, step := range steps {
 		run := exec.Command(prog, "-step", step)
@@ -128,7 +133,8 @@ func runJitlint(t *testing.T, bin, dir string, args ...string) ([]byte, string, 
 }
 
 // TestEvents runs steps of the codelab with JITLINT_EVENTS (each step a
-// process of its own, all appending to one file), then jitlint -events:
+// process of its own; steps 5, 6 and 8 append to one file, step 3 writes
+// another), then jitlint -events with both files:
 // the recompiles are reported at their call sites with their counts and
 // causes, the trace failure at its line, and the codelab's findings are
 // confirmed (the recompiling calls, the Bool on a traced value), exercised
@@ -140,13 +146,14 @@ func TestEvents(t *testing.T) {
 	}
 	mod, dir := codelabCopy(t)
 	bin := buildJitlint(t)
-	events := runCodelab(t, mod, "3", "5", "6", "8")
+	prog := buildCodelab(t, mod)
+	events, events3 := runSteps(t, prog, "5", "6", "8"), runSteps(t, prog, "3")
 
 	file := func(name string) string { return filepath.Join(dir, name) }
 	step5 := lineOf(t, file("step5_recompile.go"), ".Call(x.Slice(")
 	step8 := lineOf(t, file("step8_padding.go"), ".Call(i, x)")
 	boolLine := lineOf(t, file("step6_control_flow.go"), "if x.Gt(0).Bool() {")
-	out, stderr, code := runJitlint(t, bin, mod, "-format=json", "-events", events, "./codelab")
+	out, stderr, code := runJitlint(t, bin, mod, "-format=json", "-events", events, "-events", events3, "./codelab")
 	if code != 0 {
 		t.Fatalf("jitlint -format=json -events: exit %d\n%s", code, stderr)
 	}
@@ -179,7 +186,7 @@ func TestEvents(t *testing.T) {
 	}
 
 	// Text: the verdict is a suffix of the message; findings exit 3.
-	_, text, code := runJitlint(t, bin, mod, "-events", events, "./codelab")
+	_, text, code := runJitlint(t, bin, mod, "-events", events, "-events", events3, "./codelab")
 	if code != 3 || !strings.Contains(text, fmt.Sprintf("step8_padding.go:%d:16: static argument n", step8)) ||
 		!strings.Contains(text, "(the run: confirmed)\n") || !strings.Contains(text, "(the run: not exercised)\n") {
 		t.Errorf("jitlint -events (text): exit %d\n%s", code, text)
@@ -193,7 +200,7 @@ func TestEvents(t *testing.T) {
 	if err := os.WriteFile(file("step8_padding.go"), append([]byte("// An edit above the code moves its lines.\n"), src...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code = runJitlint(t, bin, mod, "-format=json", "-events", events, "./codelab")
+	out, stderr, code = runJitlint(t, bin, mod, "-format=json", "-events", events, "-events", events3, "./codelab")
 	if code != 0 {
 		t.Fatalf("jitlint -format=json -events after an edit: exit %d\n%s", code, stderr)
 	}

@@ -65,7 +65,7 @@ func TestSARIFMultitool(t *testing.T) {
 	}
 	mod, _ := codelabCopy(t)
 	bin := buildJitlint(t)
-	events := runCodelab(t, mod, "5", "6")
+	events := runSteps(t, buildCodelab(t, mod), "5", "6")
 	out, stderr, code := runJitlint(t, bin, mod, "-format=sarif", "-events", events, "./codelab")
 	if code != 3 {
 		t.Fatalf("jitlint -format=sarif: exit %d, want 3 (findings)\n%s", code, stderr)
