@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jitlint/jitlint/analyzers/suppress"
+	"github.com/jitlint/jitlint/jit/events"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -51,6 +52,21 @@ func runCommand(all []*analysis.Analyzer, args []string) int {
 		}
 		multichecker.Main(all...) // applies the fixes, or prints the usage or help
 	}
+	// The events and the baseline are read first, so that a bad file fails at once.
+	var evs []events.Event
+	if len(opts.events) > 0 {
+		if evs, err = readEventFiles(opts.events); err != nil {
+			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
+			return exitFailed
+		}
+	}
+	var base *baseline
+	if opts.baseline != "" {
+		if base, err = readBaseline(opts.baseline); err != nil {
+			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
+			return exitFailed
+		}
+	}
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: opts.tests}, patterns...)
 	if err == nil && len(pkgs) == 0 {
 		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
@@ -75,11 +91,7 @@ func runCommand(all []*analysis.Analyzer, args []string) int {
 	src := sources{}
 	rules := analyzerRules(run)
 	if len(opts.events) > 0 {
-		reported, err := judgeByEvents(opts.events, fs, pkgs, src)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
-			return exitFailed
-		}
+		reported := judgeByEvents(evs, fs, pkgs, src)
 		for _, r := range reports {
 			if reportOn[r.name] {
 				rules = append(rules, r)
@@ -92,14 +104,9 @@ func runCommand(all []*analysis.Analyzer, args []string) int {
 		}
 	}
 	sortFindings(fs)
-	if opts.baseline != "" {
-		b, err := readBaseline(opts.baseline)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
-			return exitFailed
-		}
+	if base != nil {
 		var accepted int
-		fs, accepted = b.filter(fs, moduleRoots(pkgs))
+		fs, accepted = base.filter(fs, moduleRoots(pkgs))
 		if accepted > 0 {
 			fmt.Fprintf(os.Stderr, "jitlint: %d findings accepted by the baseline %s\n", accepted, opts.baseline)
 		}
@@ -138,21 +145,17 @@ func graphFindings(g *checker.Graph) ([]*finding, []analysisError) {
 	return dedupe(fs), errs
 }
 
-// judgeByEvents reads the events files, sets the run's verdict on each of
-// the analyzers' findings fs (the directive analyzer's aside), and returns
-// the findings of the reports of the events.
-func judgeByEvents(files []string, fs []*finding, pkgs []*packages.Package, src sources) ([]*finding, error) {
-	evs, err := readEventFiles(files)
-	if err != nil {
-		return nil, err
-	}
+// judgeByEvents sets the verdict of the run's events on each of the
+// analyzers' findings fs (the directive analyzer's aside), and returns the
+// findings of the reports of the events.
+func judgeByEvents(evs []events.Event, fs []*finding, pkgs []*packages.Package, src sources) []*finding {
 	ev := newRunEvidence(evs, filePackages(pkgs), src)
 	for _, f := range fs {
 		if f.rule.name != suppress.Name {
 			f.runtime = ev.judge(f)
 		}
 	}
-	return ev.findings, nil
+	return ev.findings
 }
 
 // analyzerRules are the rules of the analyzers.
