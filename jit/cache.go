@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 	"weak"
+
+	"github.com/jitlint/jitlint/jit/events"
 )
 
 // entry is one compiled signature.
@@ -19,6 +21,10 @@ type entry struct {
 // lookup returns the compiled entry for key, compiling it on a miss. Only
 // one goroutine compiles a given key; others wait for it.
 func (c *funcCore) lookup(key []byte, sig func() *signature) *entry {
+	var site callSite
+	if eventsOut.Load() != nil {
+		site = countCall()
+	}
 	c.mu.RLock()
 	e, ok := c.entries[string(key)]
 	c.mu.RUnlock()
@@ -30,7 +36,7 @@ func (c *funcCore) lookup(key []byte, sig func() *signature) *entry {
 		}
 		c.mu.Unlock()
 		if !ok {
-			c.compileEntry(string(key), e, sig())
+			c.compileEntry(string(key), e, sig(), site)
 		}
 	}
 	<-e.done
@@ -43,10 +49,16 @@ func (c *funcCore) lookup(key []byte, sig func() *signature) *entry {
 	return e
 }
 
-// compileEntry traces, lowers and compiles a new signature, explaining the
-// miss and logging the phases when asked to.
-func (c *funcCore) compileEntry(key string, e *entry, sig *signature) {
-	callPos := userPos()
+// compileEntry traces, lowers and compiles a new signature for the call at
+// site (counted when events are on), explaining the miss and logging the
+// phases when asked to.
+func (c *funcCore) compileEntry(key string, e *entry, sig *signature, site callSite) {
+	var callPos string
+	if site.pos != nil {
+		callPos = site.pos.String()
+	} else {
+		callPos = userPos()
+	}
 	start := time.Now()
 	defer close(e.done)
 	defer func() {
@@ -87,10 +99,10 @@ func (c *funcCore) compileEntry(key string, e *entry, sig *signature) {
 	}
 	if eventsOut.Load() != nil {
 		defPos, _ := c.source()
-		ev := &Event{Event: "compile", Function: c.name, DefinedAt: defPos, CallSite: callPos, Signature: sig.String(),
-			TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
+		ev := &events.Event{Event: events.Compile, Function: c.name, DefinedAt: defPos, CallSite: callPos, Calls: site.calls,
+			Signature: sig.String(), TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
 		if len(prev) > 0 {
-			ev.Event, ev.Changes = "cache_miss", closest(sig, prev).changes(sig)
+			ev.Event, ev.Changes = events.CacheMiss, closest(sig, prev).changes(sig)
 			ev.Cause = strings.TrimRight(diffText(ev.Changes), "\n")
 		}
 		emitEvent(ev)

@@ -27,10 +27,13 @@
 // "# file.go:line", like JAX's pretty_print(source_info=True).
 //
 // With the environment variable JITLINT_EVENTS naming a file (or
-// SetEventsFile), every compile appends one JSON line (an Event): the
-// function, where it is defined, the call site that compiled it, the
-// signature, the trace, lower and compile times, and for a recompile
-// ("cache_miss") the cause as the cache-miss explanation gives it. The
+// SetEventsFile), every compile and every failed trace appends one JSON line
+// (an events.Event of package jit/events, which defines the file's format):
+// the function, where it is defined, the call site that compiled it and how
+// many calls were made there so far, the signature, the trace, lower and
+// compile times, for a recompile ("cache_miss") the cause as the cache-miss
+// explanation gives it, for a failed trace ("trace_error") the error and the
+// line where it happened, and a hash of each source file named. The
 // language server jitls shows the last run's recompiles at their call sites
-// from this file.
+// from this file, and jitlint -events reports them.
 package jit

@@ -346,7 +346,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], p.diagnostic(m, res.version(p.at.file)))
 		}
 	}
-	d.s.runtime.addDiagnostics(res, docs)
+	d.s.runtime.addDiagnostics(res)
 	return res
 }
 
