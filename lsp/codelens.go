@@ -42,7 +42,7 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 // jaxprLensTitle is "jaxpr", or says that the function's preview (run for
 // the hover or the inlay hints) failed: clicking the lens shows why.
 func (s *Server) jaxprLensTitle(res *pkgResult, tf *tracedFunc) string {
-	if !s.trusted() || tf.sigErr != "" {
+	if s.mayRun(tf.file) != nil || tf.sigErr != "" {
 		return "jaxpr"
 	}
 	if r, _ := s.previews.cachedJaxpr(res, tf); r != nil && (r.Error != "" || r.Panic != "") {
@@ -58,7 +58,7 @@ func (s *Server) refreshCodeLenses() {
 		return
 	}
 	go func() {
-		if _, err := s.conn.Call(context.Background(), "workspace/codeLens/refresh", nil, nil); err != nil {
+		if err := s.conn.call(context.Background(), "workspace/codeLens/refresh", nil, nil); err != nil {
 			s.logf("jitls: workspace/codeLens/refresh: %v", err)
 		}
 	}()

@@ -68,8 +68,12 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 // commandTarget checks trust and finds the traced function a preview
 // command names, as a JSON-RPC error when it cannot.
 func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, function string) (*pkgResult, *tracedFunc, error) {
-	if !s.trusted() {
-		return nil, nil, jsonrpc2.NewError(errRequestFailed, untrustedHelp)
+	path, err := filePath(u)
+	if err != nil {
+		return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	if err := s.mayRun(path); err != nil {
+		return nil, nil, jsonrpc2.NewError(errRequestFailed, err.Error())
 	}
 	res, _, err := s.resultFor(ctx, u)
 	if err != nil {
@@ -96,7 +100,7 @@ func (s *Server) applyFix(ctx context.Context, args []json.RawMessage) (any, err
 		Applied       bool   `json:"applied"`
 		FailureReason string `json:"failureReason"`
 	}
-	if _, err := s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": "jitls quick fix", "edit": edit}, &res); err != nil {
+	if err := s.conn.call(ctx, "workspace/applyEdit", map[string]any{"label": "jitls quick fix", "edit": edit}, &res); err != nil {
 		return nil, jsonrpc2.Errorf(errRequestFailed, "workspace/applyEdit: %v", err)
 	}
 	if !res.Applied {

@@ -28,6 +28,10 @@ func FuzzServer(f *testing.F) {
 	init := frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"textDocument":{"hover":{"contentFormat":["plaintext"]},"diagnostic":{}}}}}`) +
 		frame(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 	open := frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a.go","languageId":"go","version":1,"text":"package a\n"}}}`)
+	lensBody := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"textDocument/codeLens","params":{"textDocument":{"uri":"untitled:a.go"}}}`
+	}
+	lens := func(id string) string { return frame(lensBody(id)) }
 	for _, seed := range []string{
 		"",
 		init,
@@ -44,6 +48,18 @@ func FuzzServer(f *testing.F) {
 		"Content-Length: 99999999999\r\n\r\n{}",
 		"no colon here\r\n\r\n" + frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":null}`),
 		"Content-Length: 5\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{\"a\":",
+		// Framing that must resynchronise (issue 22): a line without a
+		// colon before a frame, one inside a header block, a Content-Length
+		// over the limit or unreadable before a body and more frames.
+		"garbage line\r\n" + init + "garbage line\r\n" + lens(`5`) + lens(`6`),
+		init + "Content-Length: 88\r\nnot a header\r\n\r\n" + lensBody(`"hdr"`) + lens(`7`),
+		init + "Content-Length: 99999999999\r\n\r\n" + lensBody(`8`) + lens(`9`) + lens(`10`),
+		init + "Content-Length: banana\r\n\r\n" + lensBody(`11`) + lens(`12`),
+		init + "Content-Length: 12\r\n\r\n" + lensBody(`13`) + lens(`14`),
+		// Ids echoed as sent, and a file: URI that names no file.
+		init + lens(`""`) + lens(`null`) + lens(`99999999999`) + lens(`1.5`) + lens(`{}`),
+		init + frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///home/u/%ZZ/x.go","languageId":"go","version":1,"text":"package x\n"}}}`) +
+			frame(`{"jsonrpc":"2.0","id":15,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///home/u/%ZZ/x.go"},"position":{"line":0,"character":0}}}`),
 	} {
 		f.Add([]byte(seed))
 	}

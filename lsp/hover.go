@@ -61,9 +61,9 @@ func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) 
 		err = userError(tf, r)
 	}
 	if err != nil {
-		var pe *previewError
-		if errors.As(err, &pe) && pe.msg == untrustedHelp {
-			return m.text(untrustedHelp)
+		var te *trustError
+		if errors.As(err, &te) {
+			return te.describe(m)
 		}
 		return m.text("No jaxpr preview:").block(err.Error())
 	}

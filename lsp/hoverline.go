@@ -25,7 +25,7 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 			tf = t
 		}
 	}
-	if tf == nil || tf.sigErr != "" || !s.trusted() {
+	if tf == nil || tf.sigErr != "" || s.mayRun(tf.file) != nil {
 		return nil
 	}
 	r, err := s.runPreview(ctx, res, tf, modeJaxpr)

@@ -41,7 +41,7 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	hints := []inlayHint{}
-	if !s.trusted() {
+	if path, err := filePath(p.TextDocument.URI); err != nil || s.mayRun(path) != nil {
 		return hints, nil
 	}
 	res, path, err := s.resultFor(ctx, p.TextDocument.URI)
@@ -268,7 +268,7 @@ func (s *Server) refreshInlayHints() {
 	if !s.caps().inlayHintRefresh {
 		return
 	}
-	if _, err := s.conn.Call(context.Background(), "workspace/inlayHint/refresh", nil, nil); err != nil {
+	if err := s.conn.call(context.Background(), "workspace/inlayHint/refresh", nil, nil); err != nil {
 		s.logf("jitls: workspace/inlayHint/refresh: %v", err)
 	}
 }

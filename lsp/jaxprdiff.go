@@ -147,8 +147,8 @@ func mergeKeys(a, b map[string]int) map[string]int {
 // cmd/jitlint's jaxpr-diff subcommand calls it.
 func DiffJaxpr(ctx context.Context, dir, function, specA, specB string) (*JaxprDiff, error) {
 	s := New(Options{})
-	defer s.previews.stop()
-	u, err := loadUniverse(ctx, dir, nil)
+	defer s.procs.stop()
+	u, err := loadUniverse(ctx, dir, nil, s.procs.goEnv())
 	if err != nil {
 		return nil, err
 	}

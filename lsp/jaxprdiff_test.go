@@ -16,7 +16,7 @@ func TestDiffJaxprCommand(t *testing.T) {
 	dir := sampleModule(t, nil)
 	before := treeDigest(t, dir)
 	c := startServer(t, Options{})
-	c.initialize(map[string]any{"allowCodeExecution": true})
+	c.initializeIn(dir, fullClient, map[string]any{"allowCodeExecution": true})
 	u, _ := openFile(c, filepath.Join(dir, "relu", "relu.go"))
 	diff := func(fn string, sigs ...string) wireMsg {
 		return c.request("workspace/executeCommand", map[string]any{"command": CommandDiffJaxpr,

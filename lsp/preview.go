@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,13 +25,11 @@ type previewer struct {
 	buildMu sync.Mutex // one go test -c at a time (they compete for CPUs)
 
 	mu       sync.Mutex
-	tmp      string            // private temp dir; removed by stop
-	binaries map[string]string // build key → test binary path
+	binaries map[string]string // build key → test binary path (in the runner's directory)
 	order    []string          // build keys, oldest first (for eviction)
 	results  map[string]*previewResult
 	measured map[string]*previewResult // dir + "\x00" + function → last measurement
-	stopped  bool
-	last     *buildInput // the latest prepare of a package's own functions
+	last     *buildInput               // the latest prepare of a package's own functions
 }
 
 // maxBinaries bounds the cached test binaries kept in the temp dir.
@@ -40,33 +37,6 @@ const maxBinaries = 6
 
 func newPreviewer(s *Server) *previewer {
 	return &previewer{s: s, binaries: map[string]string{}, results: map[string]*previewResult{}, measured: map[string]*previewResult{}}
-}
-
-// stop removes the previewer's temporary files.
-func (p *previewer) stop() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.stopped = true
-	if p.tmp != "" {
-		os.RemoveAll(p.tmp)
-		p.tmp = ""
-	}
-}
-
-func (p *previewer) tempDir() (string, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stopped {
-		return "", errors.New("the server is shutting down")
-	}
-	if p.tmp == "" {
-		d, err := os.MkdirTemp("", "jitls-preview-")
-		if err != nil {
-			return "", fmt.Errorf("creating a temporary directory for previews: %v", err)
-		}
-		p.tmp = d
-	}
-	return p.tmp, nil
 }
 
 // previewMode says how far a preview goes.
@@ -216,13 +186,9 @@ func (p *previewer) build(ctx context.Context, in *buildInput, report func(strin
 	if bin != "" {
 		return bin, nil
 	}
-	tmp, err := p.tempDir()
+	work, err := p.s.procs.tempDir("build-")
 	if err != nil {
 		return "", err
-	}
-	work := filepath.Join(tmp, in.key)
-	if err := os.MkdirAll(work, 0o700); err != nil {
-		return "", fmt.Errorf("creating %s: %v", work, err)
 	}
 	replace := map[string]string{}
 	harnessPath := filepath.Join(work, harnessFile)
@@ -256,13 +222,9 @@ func (p *previewer) build(ctx context.Context, in *buildInput, report func(strin
 	report("compiling the preview harness (go test -c)")
 	bctx, cancel := context.WithTimeout(ctx, p.s.opts.BuildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(bctx, p.s.opts.GoCommand, "test", "-vet=off", "-c", "-o", bin, "-overlay", overlayPath, ".")
-	cmd.Dir = in.res.dir
-	killGroupOnCancel(cmd)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	err = cmd.Run()
+	out, err := p.s.procs.run(bctx, procSpec{dir: in.res.dir, path: p.s.opts.GoCommand,
+		args: []string{"test", "-vet=off", "-c", "-o", bin, "-overlay", overlayPath, "."}})
 	if err != nil {
 		os.RemoveAll(work)
 		if ctx.Err() != nil {
@@ -271,7 +233,10 @@ func (p *previewer) build(ctx context.Context, in *buildInput, report func(strin
 		if bctx.Err() != nil {
 			return "", &previewError{fmt.Sprintf("building the preview timed out after %s", p.s.opts.BuildTimeout)}
 		}
-		return "", &previewError{"the package does not build, so it cannot be previewed:\n" + cleanBuildOutput(out.String(), work)}
+		if errors.Is(err, errStopped) {
+			return "", err
+		}
+		return "", &previewError{"the package does not build, so it cannot be previewed:\n" + cleanBuildOutput(string(out), work)}
 	}
 	p.s.logf("jitls: built preview harness for %s in %.0f ms", in.res.dir, float64(time.Since(start).Milliseconds()))
 	p.mu.Lock()
@@ -308,14 +273,12 @@ func (p *previewer) runBinary(ctx context.Context, dir, bin, fn string, mode pre
 	defer os.Remove(outFile)
 	rctx, cancel := context.WithTimeout(ctx, p.s.opts.RunTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(rctx, bin, "-test.run", "^"+harnessTest+"$", "-test.count=1")
-	cmd.Dir = dir
 	// JITLINT_EVENTS is cleared: a preview's compiles are not the user's run.
-	cmd.Env = append(os.Environ(), "JITLS_PREVIEW_FUNC="+fn, "JITLS_PREVIEW_MODE="+string(mode), "JITLS_PREVIEW_OUT="+outFile, "JITLINT_EVENTS=")
-	killGroupOnCancel(cmd)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	out, err := p.s.procs.run(rctx, procSpec{dir: dir, path: bin, args: []string{"-test.run", "^" + harnessTest + "$", "-test.count=1"},
+		env: []string{"JITLS_PREVIEW_FUNC=" + fn, "JITLS_PREVIEW_MODE=" + string(mode), "JITLS_PREVIEW_OUT=" + outFile, "JITLINT_EVENTS="}})
+	if errors.Is(err, errStopped) {
+		return nil, err
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -324,7 +287,7 @@ func (p *previewer) runBinary(ctx context.Context, dir, bin, fn string, mode pre
 	}
 	data, rerr := os.ReadFile(outFile)
 	if rerr != nil {
-		return nil, &previewError{fmt.Sprintf("the preview of %s ended without a result (%v); its output:\n%s", fn, err, tail(out.String(), 2000))}
+		return nil, &previewError{fmt.Sprintf("the preview of %s ended without a result (%v); its output:\n%s", fn, err, tail(string(out), 2000))}
 	}
 	var r previewResult
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -342,8 +305,8 @@ func tail(s string, n int) string {
 
 // runPreview checks trust and the signature, then previews tf.
 func (s *Server) runPreview(ctx context.Context, res *pkgResult, tf *tracedFunc, mode previewMode) (*previewResult, error) {
-	if !s.trusted() {
-		return nil, &previewError{untrustedHelp}
+	if err := s.mayRun(tf.file); err != nil {
+		return nil, err
 	}
 	if tf.sigErr != "" {
 		return nil, &previewError{fmt.Sprintf("%s cannot be previewed: %s", tf.title(), tf.sigErr)}

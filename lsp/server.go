@@ -4,20 +4,21 @@
 // that show a function's jaxpr and measured compile cost.
 //
 // The server speaks LSP over a byte stream (stdio in cmd/jitls). It uses the
-// go.lsp.dev/protocol wire types and go.lsp.dev/jsonrpc2's connection, but its
-// own framing and dispatch (see dispatch.go) to avoid the known defects of
-// protocol.NewServer: ignored numeric cancellation, no panic recovery, and
-// crashes on methods it does not implement.
+// go.lsp.dev/protocol wire types, but its own framing, JSON-RPC connection
+// and dispatch (transport.go, jsonrpc.go, dispatch.go): framing that
+// resynchronises after bad input, request ids echoed exactly as sent, and
+// none of the defects of protocol.NewServer (ignored numeric cancellation,
+// no panic recovery, crashes on methods it does not implement).
 package lsp
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
 )
@@ -50,19 +51,21 @@ type Options struct {
 type Server struct {
 	opts Options
 
-	conn   jsonrpc2.Conn
-	stream *frameStream
+	conn *conn
 
 	mu         sync.Mutex
 	state      lifecycle
 	settings   Settings
 	analyzers  []*analysis.Analyzer
 	clientCaps clientCaps
+	folders    []string // the workspace folders (trust.go)
 	docs       map[protocol.DocumentURI]*document
-	inflight   map[string]context.CancelFunc // request id (%q form) → cancel
+	inflight   map[string]context.CancelFunc // request id (idKey) → cancel
+	handlers   sync.WaitGroup                // request handlers running
 	exitCode   int
 	exited     chan struct{} // closed by the exit notification
 
+	procs    *procRunner // every child process and temporary file
 	diags    *diagnoser
 	previews *previewer
 	runtime  *runtimeEvents
@@ -97,6 +100,7 @@ func New(opts Options) *Server {
 		exitCode: 1,
 		exited:   make(chan struct{}),
 		settings: defaultSettings(),
+		procs:    newProcRunner(os.TempDir()),
 	}
 	s.diags = newDiagnoser(s)
 	s.previews = newPreviewer(s)
@@ -110,27 +114,31 @@ func New(opts Options) *Server {
 func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.stream = newFrameStream(rwc, s.logf)
-	s.conn = jsonrpc2.NewConn(s.stream)
-	s.conn.Go(ctx, s.handle)
+	sweepStale(s.procs.root)
+	s.conn = newConn(newFrameStream(rwc, s.logf), s.logf)
+	go s.conn.serve(func(m *message) { s.handle(ctx, m) })
 	// After exit (or cancellation) the connection is closed but not waited
 	// for: a read blocked on stdin cannot be interrupted, and the process is
 	// about to end anyway.
 	select {
-	case <-s.conn.Done():
+	case <-s.conn.done:
 	case <-s.exited:
 	case <-ctx.Done():
-		s.conn.Close()
+		s.conn.close()
 	}
 	s.diags.stop()
-	s.previews.stop()
 	s.runtime.stop()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, c := range s.inflight {
 		c()
 	}
-	return s.exitCode
+	code := s.exitCode
+	s.mu.Unlock()
+	s.procs.stop()
+	// The cancelled requests answer before Run returns (a client that is
+	// still reading gets whole frames), unless one is stuck.
+	waitAtMost(stopWait, s.handlers.Wait)
+	return code
 }
 
 // logf sends a log line to the client (window/logMessage) and to Options.Log.
@@ -147,7 +155,7 @@ func (s *Server) logf(format string, args ...any) {
 
 // notify sends a notification to the client, logging (not returning) failures.
 func (s *Server) notify(method string, params any) {
-	if err := s.conn.Notify(context.Background(), method, params); err != nil && s.opts.Log != nil {
+	if err := s.conn.notify(method, params); err != nil && s.opts.Log != nil {
 		fmt.Fprintf(s.opts.Log, "jitls: sending %s: %v\n", method, err)
 	}
 }
