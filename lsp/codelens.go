@@ -29,7 +29,7 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		rng := protocol.Range{Start: start, End: start}
 		arg := map[string]any{"uri": string(p.TextDocument.URI), "function": tf.name}
 		cost := "compile cost"
-		if r := s.previews.lastMeasured(res.dir, tf.name); r != nil {
+		if r := s.previews.LastMeasured(res.dir, tf.name); r != nil {
 			cost = costTitle(r)
 		}
 		lenses = append(lenses,
@@ -45,7 +45,7 @@ func (s *Server) jaxprLensTitle(res *pkgResult, tf *tracedFunc) string {
 	if s.mayRun(tf.file) != nil || tf.sigErr != "" {
 		return "jaxpr"
 	}
-	if r, _ := s.previews.cachedJaxpr(res, tf); r != nil && (r.Error != "" || r.Panic != "") {
+	if r, _ := s.cachedJaxpr(res, tf); r != nil && r.Failed() {
 		return "jaxpr (tracing failed)"
 	}
 	return "jaxpr"

@@ -6,6 +6,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
 // errRequestFailed is LSP's RequestFailed code, for readable failures.
@@ -25,16 +27,16 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 	if err := decodeParams("workspace/executeCommand", raw, &p); err != nil {
 		return nil, err
 	}
-	var mode previewMode
+	var mode result.Mode
 	switch p.Command {
 	case CommandApplyFix:
 		return s.applyFix(ctx, p.Arguments)
 	case CommandDiffJaxpr:
 		return s.diffJaxprCommand(ctx, p.Arguments)
 	case CommandShowJaxpr:
-		mode = modeJaxpr
+		mode = result.Jaxpr
 	case CommandMeasureCompileCost:
-		mode = modeMeasure
+		mode = result.Measure
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; jitls provides %s, %s, %s and %s", p.Command, CommandShowJaxpr, CommandMeasureCompileCost, CommandDiffJaxpr, CommandApplyFix)
 	}
@@ -56,7 +58,7 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		}
 		return nil, jsonrpc2.NewError(errRequestFailed, err.Error())
 	}
-	if mode == modeJaxpr {
+	if mode == result.Jaxpr {
 		return map[string]any{"function": tf.name, "signature": tf.signature(), "jaxpr": r.Jaxpr, "eqns": r.Eqns,
 			"jaxprSources": r.JaxprSources, "links": jaxprLinks(r)}, nil
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,52 +178,4 @@ func singleFrame(input []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return []byte(rest), true
-}
-
-// FuzzParseArgsDirective checks that the //jit:args parser never panics,
-// reports errors at a column inside the text, and that what it accepts
-// prints back to text it parses to the same arguments.
-func FuzzParseArgsDirective(f *testing.F) {
-	for _, seed := range []string{
-		"", " f32[8]", " f32[4,4], 3", ` {W: f32[4,4], B: f32[4]}`, ` {"w": f32[2]}, -1.5e3, true, "s"`,
-		" f32[4,", " bf16[]", " {f32[1], {i32[2], bool[3]}}", " 0x10", " f32[-1]", " f32[99999999999999999999]", " {a: }",
-	} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		args, err := parseArgsDirective(text)
-		if err != nil {
-			de, ok := err.(*directiveError)
-			if !ok {
-				t.Fatalf("parseArgsDirective(%q) returned %T, want *directiveError", text, err)
-			}
-			if de.col < 0 || de.col > len(text) {
-				t.Fatalf("parseArgsDirective(%q): error column %d outside the text", text, de.col)
-			}
-			return
-		}
-		parts := make([]string, len(args))
-		for i, a := range args {
-			parts[i] = a.String()
-		}
-		printed := " " + strings.Join(parts, ", ")
-		again, err := parseArgsDirective(printed)
-		if err != nil {
-			t.Fatalf("parseArgsDirective(%q) = %q, which does not parse: %v", text, printed, err)
-		}
-		if !reflect.DeepEqual(stripCols(again), stripCols(args)) {
-			t.Fatalf("round trip of %q through %q changed the arguments", text, printed)
-		}
-	})
-}
-
-// stripCols returns args without their source columns.
-func stripCols(args []argExpr) []argExpr {
-	out := make([]argExpr, len(args))
-	for i, a := range args {
-		a.col = 0
-		a.elems = stripCols(a.elems)
-		out[i] = a
-	}
-	return out
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
 // TestDiffJaxprCommand runs jitls.diffJaxpr on the sample's Power under two
@@ -23,7 +25,7 @@ func TestDiffJaxprCommand(t *testing.T) {
 			"arguments": []any{map[string]any{"uri": u, "function": fn, "signatures": sigs}}})
 	}
 	r := diff("Power", "2, f32[4]", "3, f32[8]")
-	var d JaxprDiff
+	var d previewer.JaxprDiff
 	if r.Error != nil || json.Unmarshal(r.Result, &d) != nil {
 		t.Fatalf("diffJaxpr: %+v %s", r.Error, r.Result)
 	}

@@ -89,7 +89,7 @@ func (s *Server) shutdown() {
 	}
 	s.mu.Unlock()
 	s.diags.stop()
-	s.procs.stop()
+	s.previews.Close()
 }
 
 // exit ends the session; Run then returns 0 if shutdown came first, else 1.

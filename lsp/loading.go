@@ -32,7 +32,7 @@ func (d *diagnoser) loadReporting(dir string, extra []string, docs map[string]*d
 		defer close(reported)
 		d.reportLoad(dir, done)
 	}()
-	u, err := loadUniverse(d.ctx, dir, extra, d.s.procs.goEnv())
+	u, err := loadUniverse(d.ctx, dir, extra, d.s.previews.GoEnv())
 	close(done)
 	<-reported
 	return u, err
@@ -71,7 +71,7 @@ func (d *diagnoser) reportLoad(dir string, done <-chan struct{}) {
 // countDeps returns how many packages the package in dir depends on
 // (go list -deps, which compiles nothing), or 0 if that fails.
 func (d *diagnoser) countDeps(dir string) int {
-	out, err := d.s.procs.run(d.ctx, procSpec{dir: dir, path: d.s.opts.GoCommand, args: []string{"list", "-deps", "-test", "-f", "{{.ImportPath}}", "."}})
+	out, err := d.s.previews.Go(d.ctx, dir, "list", "-deps", "-test", "-f", "{{.ImportPath}}", ".")
 	if err != nil {
 		return 0
 	}

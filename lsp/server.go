@@ -15,12 +15,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
 // Options configures a Server. The zero value is usable: no analyzers,
@@ -36,8 +37,9 @@ type Options struct {
 	// default) analyses at once; edits that arrive while an analysis runs
 	// cancel it at its next step and are analysed together when it stops.
 	DiagnosticsDelay time.Duration
-	// BuildTimeout bounds compiling a preview harness; RunTimeout bounds
-	// running it (tracing, compiling and timing user code).
+	// BuildTimeout bounds compiling a preview harness (2 minutes if zero);
+	// RunTimeout bounds running it: tracing, compiling and timing user code
+	// (1 minute if zero).
 	BuildTimeout, RunTimeout time.Duration
 	// GoCommand is the go binary used for previews ("go" if empty).
 	GoCommand string
@@ -65,11 +67,11 @@ type Server struct {
 	exitCode   int
 	exited     chan struct{} // closed by the exit notification
 
-	procs    *procRunner // every child process and temporary file
-	diags    *diagnoser
-	previews *previewer
-	runtime  *runtimeEvents
-	hints    hintPreviews
+	previews  *previewer.Engine // builds and runs previews; owns every child process and temporary file
+	harnesses harnesses
+	diags     *diagnoser
+	runtime   *runtimeEvents
+	hints     hintPreviews
 }
 
 // lifecycle is the LSP session state.
@@ -84,15 +86,6 @@ const (
 
 // New returns a server configured by opts.
 func New(opts Options) *Server {
-	if opts.BuildTimeout <= 0 {
-		opts.BuildTimeout = 2 * time.Minute
-	}
-	if opts.RunTimeout <= 0 {
-		opts.RunTimeout = time.Minute
-	}
-	if opts.GoCommand == "" {
-		opts.GoCommand = "go"
-	}
 	s := &Server{
 		opts:     opts,
 		docs:     make(map[protocol.DocumentURI]*document),
@@ -100,10 +93,9 @@ func New(opts Options) *Server {
 		exitCode: 1,
 		exited:   make(chan struct{}),
 		settings: defaultSettings(),
-		procs:    newProcRunner(os.TempDir()),
 	}
+	s.previews = previewer.New(previewer.Config{GoCommand: opts.GoCommand, BuildTimeout: opts.BuildTimeout, RunTimeout: opts.RunTimeout, Logf: s.logf})
 	s.diags = newDiagnoser(s)
-	s.previews = newPreviewer(s)
 	s.runtime = newRuntimeEvents(s)
 	return s
 }
@@ -114,7 +106,6 @@ func New(opts Options) *Server {
 func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sweepStale(s.procs.root)
 	s.conn = newConn(newFrameStream(rwc, s.logf), s.logf)
 	go s.conn.serve(func(m *message) { s.handle(ctx, m) })
 	// After exit (or cancellation) the connection is closed but not waited
@@ -134,10 +125,18 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	code := s.exitCode
 	s.mu.Unlock()
-	s.procs.stop()
+	s.previews.Close()
 	// The cancelled requests answer before Run returns (a client that is
 	// still reading gets whole frames), unless one is stuck.
-	waitAtMost(stopWait, s.handlers.Wait)
+	done := make(chan struct{})
+	go func() {
+		s.handlers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
 	return code
 }
 

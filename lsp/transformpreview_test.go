@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
 // startTrusted starts a server in a trusted workspace, the folder dir,
@@ -121,7 +123,7 @@ func Transformed(opts []jit.Option, s, x, y jit.Array) {
 	at := fmt.Sprintf("transform.go:%d:%d", strings.Count(text[:i], "\n")+1, i-strings.LastIndex(text[:i], "\n"))
 	h = c.hoverAt(u, text, "jit.Grad[grad1](Double)", len("jit.G"))
 	if !strings.Contains(h, "No jaxpr preview") || !strings.Contains(h, "Gradient only defined for scalar-output functions. Output had shape: [8]") ||
-		!strings.Contains(h, at) || strings.Contains(h, harnessFile) {
+		!strings.Contains(h, at) || strings.Contains(h, previewer.HarnessFile) {
 		t.Errorf("hover on jit.Grad[grad1](Double) should show jit's error at %s:\n%s", at, h)
 	}
 	// Options that are not constants in the source: said, not guessed.

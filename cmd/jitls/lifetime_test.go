@@ -193,7 +193,7 @@ func TestKilledServerLeavesNoProcessesAndItsDirectoryIsCleanedNextStart(t *testi
 	s.cmd.Process.Signal(syscall.SIGKILL)
 	s.waitExit()
 	noneWithin(t, 2*time.Second, linking, s.tmp)
-	if stale := tempLeftovers(t, s.tmp); !slices.ContainsFunc(stale, func(f string) bool { return strings.HasPrefix(f, "jitls-server-") }) {
+	if stale := tempLeftovers(t, s.tmp); !slices.ContainsFunc(stale, func(f string) bool { return strings.HasPrefix(f, "jitls-previews-") }) {
 		t.Errorf("the killed server left no directory of its own (so the next start has nothing to clean): %v", stale)
 	}
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package lsp
+package previewer
 
 import (
 	"context"
@@ -13,6 +13,10 @@ import (
 	"testing"
 	"time"
 )
+
+// testTimeout bounds every wait (a hang is a failure, not a timing
+// assertion).
+const testTimeout = time.Minute
 
 // childScript starts a grandchild (sleep) that writes its pid to the file
 // $1 and waits for it: what a go command or a harness that forks does.
@@ -82,8 +86,8 @@ func TestRunnerKillsTheGroup(t *testing.T) {
 		}
 	})
 	t.Run("lifeline closed", func(t *testing.T) {
-		// What the server's death does: the lifeline's write end closes,
-		// and the supervisor kills the group without the server's help.
+		// What the death of the runner's process does: the lifeline's
+		// write end closes, and the supervisor kills the group by itself.
 		r := newProcRunner(root)
 		defer r.stop()
 		pid, errc := startSleeper(t, context.Background(), r)

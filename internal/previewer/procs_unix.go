@@ -1,6 +1,6 @@
 //go:build unix
 
-package lsp
+package previewer
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// lifeline is a pipe whose write end only the server holds: when the
-// server dies, however it dies, the kernel closes it, and every
+// lifeline is a pipe whose write end only the runner's process holds: when
+// that process dies, however it dies, the kernel closes it, and every
 // supervisor, reading the other end, sees the end of input and kills its
 // process group. Closing it on purpose (stop) does the same.
 type lifeline struct{ r, w *os.File }
@@ -59,7 +59,7 @@ func killGroup(cmd *exec.Cmd) {
 	}
 }
 
-// lockFile is the file of a server's directory that the server holds
+// lockFile is the file of a runner's directory that its process holds
 // locked (flock) while it lives; the kernel releases the lock when it dies.
 const lockFile = "lock"
 
@@ -76,8 +76,8 @@ func lockDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-// stale reports whether no live server holds dir: its lock can be taken,
-// or it has no lock file and is over a minute old (a server that died
+// stale reports whether no live process holds dir: its lock can be taken,
+// or it has no lock file and is over a minute old (a process that died
 // between creating the directory and locking it).
 func stale(dir string) bool {
 	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR, 0)

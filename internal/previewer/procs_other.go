@@ -1,6 +1,6 @@
 //go:build !unix
 
-package lsp
+package previewer
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"os/exec"
 )
 
-// lifeline is Unix-only: elsewhere a server that dies without stopping
+// lifeline is Unix-only: elsewhere a process that dies without stopping
 // leaves its processes to end by themselves.
 type lifeline struct{}
 
@@ -32,6 +32,6 @@ func killGroup(cmd *exec.Cmd) {
 // lockDir does nothing: there is no flock.
 func lockDir(string) (*os.File, error) { return nil, nil }
 
-// stale reports false: without locks a live server's directory cannot be
+// stale reports false: without locks a live runner's directory cannot be
 // told from a dead one's, so none is removed.
 func stale(string) bool { return false }

@@ -1,4 +1,4 @@
-package lsp
+package previewer
 
 import (
 	"context"
@@ -11,26 +11,27 @@ import (
 	"time"
 )
 
-// procRunner runs the child processes of a server (the go command, a
+// procRunner runs the child processes of an Engine (the go command, a
 // preview's harness binary) and owns everything they leave behind:
 //
 //   - each process runs in a process group of its own, with all its
 //     children; the group is killed when the process ends, when its
 //     context ends (a cancelled request, a timeout) and when the runner
-//     stops (shutdown, exit, the end of input); on Unix a supervisor kills
-//     it too when the server dies without stopping it (proc_unix.go);
-//   - every temporary file sits in one per-server directory, jitls-server-*
-//     under the system's temporary directory: each process gets a TMPDIR
-//     and GOTMPDIR of its own there (so the go command's go-build* and
-//     go-link-* directories are there too), removed when it ends, and the
-//     whole directory is removed when the runner stops. The directory of a
-//     server that was killed is removed by the next one that starts
-//     (sweepStale).
+//     stops (Engine.Close: the server's shutdown, exit or end of input);
+//     on Unix a supervisor kills it too when the process that owns the
+//     runner dies without stopping it (procs_unix.go);
+//   - every temporary file sits in one directory per runner,
+//     jitls-previews-* under the system's temporary directory: each process
+//     gets a TMPDIR and GOTMPDIR of its own there (so the go command's
+//     go-build* and go-link-* directories are there too), removed when it
+//     ends, and the whole directory is removed when the runner stops. The
+//     directory of a process that was killed is removed by the next Engine
+//     that starts (sweepStale).
 type procRunner struct {
-	root string // where the server's directory is created
+	root string // where the runner's directory is created
 
 	mu      sync.Mutex
-	dir     string // the server's directory; "" until first needed
+	dir     string // the runner's directory; "" until first needed
 	lock    *os.File
 	life    lifeline
 	running map[*exec.Cmd]bool
@@ -38,8 +39,8 @@ type procRunner struct {
 	wg      sync.WaitGroup // runs in progress
 }
 
-// scratchPrefix starts the name of every server's directory.
-const scratchPrefix = "jitls-server-"
+// scratchPrefix starts the name of every runner's directory.
+const scratchPrefix = "jitls-previews-"
 
 // stopWait bounds how long stop waits for killed processes to be gone.
 const stopWait = 5 * time.Second
@@ -49,9 +50,9 @@ func newProcRunner(root string) *procRunner {
 }
 
 // errStopped is the error of work asked of a stopped runner.
-var errStopped = errors.New("the server is shutting down")
+var errStopped = errors.New("previews are stopped: the server is shutting down")
 
-// dirLocked returns the server's directory, creating it (and the
+// dirLocked returns the runner's directory, creating it (and the
 // supervisors' lifeline) on first use; r.mu is held.
 func (r *procRunner) dirLocked() (string, error) {
 	if r.stopped {
@@ -79,7 +80,7 @@ func (r *procRunner) dirLocked() (string, error) {
 	return dir, nil
 }
 
-// tempDir returns a new directory in the server's directory, named after
+// tempDir returns a new directory in the runner's directory, named after
 // pattern as os.MkdirTemp does.
 func (r *procRunner) tempDir(pattern string) (string, error) {
 	r.mu.Lock()
@@ -91,9 +92,9 @@ func (r *procRunner) tempDir(pattern string) (string, error) {
 	return os.MkdirTemp(dir, pattern)
 }
 
-// goEnv is the environment for a go command the server does not start
-// itself (go/packages' go list): its temporary files go to the server's
-// directory too. nil (the server's environment) if that cannot be made.
+// goEnv is the environment for a go command the runner does not start
+// itself (go/packages' go list): its temporary files go to the runner's
+// directory too. nil (the process's environment) if that cannot be made.
 func (r *procRunner) goEnv() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -113,7 +114,7 @@ type procSpec struct {
 	dir  string   // working directory
 	path string   // the program
 	args []string // its arguments
-	env  []string // added to the server's environment
+	env  []string // added to this process's environment
 }
 
 // run runs spec to its end, or until ctx ends, and returns what it wrote
@@ -187,7 +188,7 @@ func (r *procRunner) finish(cmd *exec.Cmd) {
 }
 
 // stop kills every process group, waits (a little) for the runs to end,
-// and removes the server's directory. Later runs fail with errStopped.
+// and removes the runner's directory. Later runs fail with errStopped.
 func (r *procRunner) stop() {
 	r.mu.Lock()
 	r.stopped = true
@@ -219,8 +220,8 @@ func waitAtMost(d time.Duration, wait func()) {
 	}
 }
 
-// sweepStale removes the directories that killed servers left in root:
-// those whose lock no live server holds.
+// sweepStale removes the directories that killed processes left in root:
+// those whose lock no live runner holds.
 func sweepStale(root string) {
 	dirs, _ := filepath.Glob(filepath.Join(root, scratchPrefix+"*"))
 	for _, dir := range dirs {
