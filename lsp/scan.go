@@ -15,9 +15,6 @@ import (
 	"github.com/jitlint/jitlint/internal/previewer"
 )
 
-// jitPkgPath is the import path of the traced-code API.
-const jitPkgPath = traced.JitPath
-
 // tracedFunc is a top-level function a preview can trace: one passed to
 // jit.Jit, jit.MakeJaxpr or a transformation (jit.Vmap, jit.Grad,
 // jit.ValueAndGrad) in its package, or marked //jit:traced or

@@ -139,7 +139,7 @@ func checkArg(a Arg, t types.Type, static bool) string {
 		}
 		for i, e := range a.Elems {
 			if !strings.HasPrefix(a.Keys[i], `"`) {
-				return fmt.Sprintf("map elements need quoted keys, e.g. {\"w\": f32[4]}")
+				return `map elements need quoted keys, e.g. {"w": f32[4]}`
 			}
 			if msg := checkArg(e, u.Elem(), false); msg != "" {
 				return msg
