@@ -31,6 +31,9 @@ var layers = []layer{
 	{"jit/gpu/internal/ptxsim", "jit/gpu/internal/devapi", "the PTX interpreter and simulated device"},
 	{"jit/events", "", "the JITLINT_EVENTS record: what the runtime writes and the tools read (standard library only)"},
 	{"jit", "jit/ir jit/ir/eval jit/backend jit/cpu jit/events", "the tracer and the API; it links its own CPU backend, never the GPU's"},
+	{"jit/preview/result", "", "the result of a preview: what the harness writes and the tools read (standard library only)"},
+	{"jit/preview", "jit jit/ir jit/preview/result", "the preview harness's runtime, compiled into a preview's test binary in the user's module"},
+	{"jit/preview/gpuestimate", "jit jit/gpu jit/preview", "a preview's GPU estimates, linked only when the previewed package links jit/gpu"},
 	{"jit/gpu/internal/codelab", "jit jit/ir", "the codelab's programs, for the GPU tests and gpucheck"},
 	{"jit/gpu/cmd/gpucheck", "jit/ir jit/ir/eval jit/gpu jit/gpu/internal/devapi jit/gpu/internal/ptxsim jit/gpu/internal/codelab",
 		"checks the GPU backend on a real device or the simulator"},
@@ -41,6 +44,8 @@ var layers = []layer{
 	// The tools: the analyzers, their drivers, the language server.
 	{"internal/typecheck", "", "parses and type-checks one package, for the vet driver and the language server"},
 	{"internal/factpass", "golang.org/x/tools", "runs analyzers on one package with facts as records, for the same two"},
+	{"internal/previewer", "analyzers/traced jit/preview/result",
+		"builds and runs previews (the harness, its process group, its temporary directory) for the language server and jitlint jaxpr-diff"},
 	{"analyzers/traced", "golang.org/x/tools", "the analysis of what is traced that every check builds on"},
 	{"analyzers/internal/transformed", "analyzers/traced", "finds the functions that jit.Vmap, jit.Grad and jit.ValueAndGrad transform"},
 	{"analyzers/tracedbool analyzers/unrolledloop analyzers/staticargs analyzers/shapechurn analyzers/traceeffect analyzers/suppress",
@@ -54,10 +59,10 @@ var layers = []layer{
 		"golangci-lint's module plugin"},
 	{"analyzers/internal/fixturetest", "golang.org/x/tools", "test support for the checks' fixtures"},
 	{"analyzers/realworld", "", "tests only: the checks on real programs"},
-	{"lsp", "analyzers/traced analyzers/suppress internal/typecheck internal/factpass jit/events golang.org/x/tools go.lsp.dev",
+	{"lsp", "analyzers/traced analyzers/suppress internal/typecheck internal/factpass internal/previewer jit/events jit/preview/result golang.org/x/tools go.lsp.dev",
 		"the language server (cmd/jitls hands it the analyzers)"},
 	{"lsp/lsptest", "", "test support: a small LSP client"},
-	{"cmd/jitlint", "analyzers analyzers/traced analyzers/suppress internal/typecheck internal/factpass jit/events golang.org/x/tools github.com/owenrumney/go-sarif",
+	{"cmd/jitlint", "analyzers analyzers/traced analyzers/suppress internal/typecheck internal/factpass internal/previewer jit/events golang.org/x/tools github.com/owenrumney/go-sarif",
 		"the command line and the go vet driver"},
 	{"cmd/jitls", "analyzers lsp golang.org/x/tools", "the language server's command"},
 	{"bench/analyzers/analysistime", "analyzers golang.org/x/tools", "times the analyzers"},
@@ -86,7 +91,9 @@ var never = []rule{
 	{"jit/gpu jit/gpu/internal/devapi jit/gpu/internal/ptxsim", "jit/cpu/...", "the backends are independent of each other"},
 	{"analyzers/...", "jit/... lsp/... cmd/...",
 		"the analyzers know jit's API by import path and name (analysing user code does not load the JIT), and any driver runs them"},
-	{"internal/...", "analyzers/... lsp/... cmd/... jit/...", "the drivers' plumbing has no analysis logic"},
+	{"internal/typecheck internal/factpass", "analyzers/... lsp/... cmd/... jit/...", "the drivers' plumbing has no analysis logic"},
+	{"internal/previewer", "jit jit/ir/... jit/backend jit/cpu/... jit/gpu/... lsp/... cmd/...",
+		"previews run jit in a child process; only the result type, jit/preview/result, is shared (and jit's API names, from analyzers/traced)"},
 	{"lsp/...", "jit jit/ir/... jit/backend jit/cpu/... jit/gpu/... cmd/...", "previews run jit in a child process, built in the user's module with the user's jit (only the events record, jit/events, is shared)"},
 	{"cmd/jitlint", "lsp/...", "the command line runs the analyzers and previews without a language server"},
 }
@@ -100,7 +107,5 @@ type temporary struct {
 }
 
 var temporaries = []temporary{
-	// Issue 23: `jitlint jaxpr-diff` builds a whole language server
-	// (lsp.New) to run one preview; it is to use the preview package.
-	{"cmd/jitlint", "lsp", "issue 23"},
+	// None at present.
 }

@@ -1,4 +1,4 @@
-package lsp
+package previewer
 
 import "testing"
 
@@ -9,7 +9,8 @@ func TestUserStackKeepsOnlyUserFrames(t *testing.T) {
 		"example.com/lspmod/relu.helper(...)\n\t/tmp/x/relu/x.go:9\n" +
 		"example.com/lspmod/relu.Boom({0x0?})\n\t/tmp/x/relu/x.go:6 +0x25\n" +
 		"reflect.Value.call({0x644ce0?})\n\t/usr/local/go/src/reflect/value.go:586 +0xf0c\n" +
-		"example.com/lspmod/relu.jitlsPreviewRun(0x1)\n\t/tmp/x/relu/zz_jitls_preview_test.go:80 +0x1\n"
+		"github.com/jitlint/jitlint/jit/preview.run(0x1)\n\t/work/main/jit/preview/preview.go:92 +0x1\n" +
+		"example.com/lspmod/relu.TestJitlsPreview.func1({0x6, 0x4})\n\t/tmp/x/relu/zz_jitls_preview_test.go:14 +0x1\n"
 	want := "example.com/lspmod/relu.helper (/tmp/x/relu/x.go:9)\nexample.com/lspmod/relu.Boom (/tmp/x/relu/x.go:6)"
 	if got := userStack(stack); got != want {
 		t.Errorf("userStack =\n%s\nwant\n%s", got, want)

@@ -1,4 +1,4 @@
-package lsp
+package previewer
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ func TestParseArgsDirective(t *testing.T) {
 		{" {f32[2], {\"k\": i32[3]}}, 0x10", "{f32[2], {\"k\": i32[3]}}, 0x10"},
 		{"", ""},
 	} {
-		args, err := parseArgsDirective(tc.in)
+		args, err := ParseArgs(tc.in)
 		if err != nil {
 			t.Errorf("parse %q: %v", tc.in, err)
 			continue
@@ -45,14 +45,14 @@ func TestParseArgsDirectiveErrors(t *testing.T) {
 		{" 1.2.3", `"1.2.3" is not a Go number`, 1},
 		{" f32[-1]", "expected a non-negative dimension", 5},
 	} {
-		_, err := parseArgsDirective(tc.in)
-		de, ok := err.(*directiveError)
+		_, err := ParseArgs(tc.in)
+		de, ok := err.(*SyntaxError)
 		if !ok {
-			t.Errorf("parse %q: got %v, want a directiveError", tc.in, err)
+			t.Errorf("parse %q: got %v, want a SyntaxError", tc.in, err)
 			continue
 		}
-		if !strings.Contains(de.msg, tc.msg) || de.col != tc.col {
-			t.Errorf("parse %q: error %q at %d, want %q at %d", tc.in, de.msg, de.col, tc.msg, tc.col)
+		if !strings.Contains(de.Msg, tc.msg) || de.Col != tc.col {
+			t.Errorf("parse %q: error %q at %d, want %q at %d", tc.in, de.Msg, de.Col, tc.msg, tc.col)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package lsp
+package previewer
 
 import (
 	"fmt"
@@ -20,56 +20,57 @@ import (
 //
 // One arg per parameter of the function, in order.
 
-// argKind classifies a directive argument.
-type argKind int
+// ArgKind classifies a directive argument.
+type ArgKind int
 
+// The kinds of directive arguments.
 const (
-	argArray argKind = iota
-	argLiteral
-	argTree
+	ArgArray   ArgKind = iota // an array: its dtype and shape
+	ArgLiteral                // a Go literal: a static value
+	ArgTree                   // a pytree: a struct, slice, array or map of arguments
 )
 
-// argExpr is one parsed directive argument.
-type argExpr struct {
-	kind  argKind
-	col   int      // byte offset of the argument in the directive text
-	dtype string   // argArray: the short dtype name
-	dims  []int    // argArray
-	lit   string   // argLiteral: Go source of the literal
-	keys  []string // argTree: element keys ("" when positional), parallel to elems
-	elems []argExpr
+// Arg is one parsed directive argument.
+type Arg struct {
+	Kind  ArgKind
+	Col   int      // byte offset of the argument in the directive text
+	DType string   // ArgArray: the short dtype name
+	Dims  []int    // ArgArray
+	Lit   string   // ArgLiteral: Go source of the literal
+	Keys  []string // ArgTree: element keys ("" when positional), parallel to Elems
+	Elems []Arg
 }
 
 // String formats the argument back in directive syntax.
-func (a argExpr) String() string {
-	switch a.kind {
-	case argArray:
-		ds := make([]string, len(a.dims))
-		for i, d := range a.dims {
+func (a Arg) String() string {
+	switch a.Kind {
+	case ArgArray:
+		ds := make([]string, len(a.Dims))
+		for i, d := range a.Dims {
 			ds[i] = strconv.Itoa(d)
 		}
-		return a.dtype + "[" + strings.Join(ds, ",") + "]"
-	case argLiteral:
-		return a.lit
+		return a.DType + "[" + strings.Join(ds, ",") + "]"
+	case ArgLiteral:
+		return a.Lit
 	}
-	parts := make([]string, len(a.elems))
-	for i, e := range a.elems {
+	parts := make([]string, len(a.Elems))
+	for i, e := range a.Elems {
 		parts[i] = e.String()
-		if a.keys[i] != "" {
-			parts[i] = a.keys[i] + ": " + parts[i]
+		if a.Keys[i] != "" {
+			parts[i] = a.Keys[i] + ": " + parts[i]
 		}
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// directiveError is a malformed directive, with the byte offset (within
+// SyntaxError is a malformed directive, with the byte offset (within
 // the directive's argument text) where parsing failed.
-type directiveError struct {
-	col int
-	msg string
+type SyntaxError struct {
+	Col int
+	Msg string
 }
 
-func (e *directiveError) Error() string { return e.msg }
+func (e *SyntaxError) Error() string { return e.Msg }
 
 // dtypeNames maps directive dtype names to jit's exported DType values.
 var dtypeNames = map[string]string{
@@ -77,11 +78,11 @@ var dtypeNames = map[string]string{
 	"i32": "Int32", "i64": "Int64", "bool": "Bool",
 }
 
-// parseArgsDirective parses the text after "//jit:args".
-func parseArgsDirective(text string) ([]argExpr, error) {
+// ParseArgs parses the text after "//jit:args".
+func ParseArgs(text string) ([]Arg, error) {
 	p := &dirParser{src: text}
 	p.skipSpace()
-	var args []argExpr
+	var args []Arg
 	if p.pos == len(p.src) {
 		return nil, nil
 	}
@@ -107,7 +108,7 @@ type dirParser struct {
 }
 
 func (p *dirParser) errorf(format string, args ...any) error {
-	return &directiveError{col: p.pos, msg: "malformed //jit:args directive: " + fmt.Sprintf(format, args...) +
+	return &SyntaxError{Col: p.pos, Msg: "malformed //jit:args directive: " + fmt.Sprintf(format, args...) +
 		"; expected e.g. //jit:args f32[1000000] or //jit:args 3, f32[4] or //jit:args {W: f32[4,4], B: f32[4]}"}
 }
 
@@ -146,11 +147,11 @@ func (p *dirParser) ident() string {
 	return p.src[start:p.pos]
 }
 
-func (p *dirParser) arg() (argExpr, error) {
+func (p *dirParser) arg() (Arg, error) {
 	p.skipSpace()
 	start := p.pos
 	if p.pos == len(p.src) {
-		return argExpr{}, p.errorf("missing argument at the end")
+		return Arg{}, p.errorf("missing argument at the end")
 	}
 	c := p.src[p.pos]
 	switch {
@@ -163,16 +164,16 @@ func (p *dirParser) arg() (argExpr, error) {
 	case c == '_' || unicode.IsLetter(rune(c)):
 		id := p.ident()
 		if id == "true" || id == "false" {
-			return argExpr{kind: argLiteral, col: start, lit: id}, nil
+			return Arg{Kind: ArgLiteral, Col: start, Lit: id}, nil
 		}
 		if _, ok := dtypeNames[id]; !ok {
 			p.pos = start
-			return argExpr{}, p.errorf("unknown dtype %q (use f32, f64, bf16, f16, i32, i64 or bool)", id)
+			return Arg{}, p.errorf("unknown dtype %q (use f32, f64, bf16, f16, i32, i64 or bool)", id)
 		}
 		if !p.eat('[') {
-			return argExpr{}, p.errorf("expected '[' after dtype %s (a scalar is %s[])", id, id)
+			return Arg{}, p.errorf("expected '[' after dtype %s (a scalar is %s[])", id, id)
 		}
-		a := argExpr{kind: argArray, col: start, dtype: id, dims: []int{}}
+		a := Arg{Kind: ArgArray, Col: start, DType: id, Dims: []int{}}
 		if p.eat(']') {
 			return a, nil
 		}
@@ -185,21 +186,21 @@ func (p *dirParser) arg() (argExpr, error) {
 			d, err := strconv.ParseInt(strings.ReplaceAll(p.src[ds:p.pos], "_", ""), 10, 32)
 			if err != nil || p.pos == ds {
 				p.pos = ds
-				return argExpr{}, p.errorf("expected a non-negative dimension, found %q", p.rest())
+				return Arg{}, p.errorf("expected a non-negative dimension, found %q", p.rest())
 			}
-			a.dims = append(a.dims, int(d))
+			a.Dims = append(a.Dims, int(d))
 			if p.eat(']') {
 				return a, nil
 			}
 			if !p.eat(',') {
-				return argExpr{}, p.errorf("expected ',' or ']' in the shape of %s", id)
+				return Arg{}, p.errorf("expected ',' or ']' in the shape of %s", id)
 			}
 		}
 	}
-	return argExpr{}, p.errorf("unexpected %q", p.rest())
+	return Arg{}, p.errorf("unexpected %q", p.rest())
 }
 
-func (p *dirParser) number() (argExpr, error) {
+func (p *dirParser) number() (Arg, error) {
 	start := p.pos
 	if p.src[p.pos] == '-' {
 		p.pos++
@@ -215,13 +216,13 @@ func (p *dirParser) number() (argExpr, error) {
 	if _, err := strconv.ParseInt(body, 0, 64); err != nil {
 		if _, err := strconv.ParseFloat(body, 64); err != nil {
 			p.pos = start
-			return argExpr{}, p.errorf("%q is not a Go number", lit)
+			return Arg{}, p.errorf("%q is not a Go number", lit)
 		}
 	}
-	return argExpr{kind: argLiteral, col: start, lit: lit}, nil
+	return Arg{Kind: ArgLiteral, Col: start, Lit: lit}, nil
 }
 
-func (p *dirParser) str() (argExpr, error) {
+func (p *dirParser) str() (Arg, error) {
 	start := p.pos
 	q := p.src[p.pos]
 	p.pos++
@@ -233,19 +234,19 @@ func (p *dirParser) str() (argExpr, error) {
 	}
 	if p.pos >= len(p.src) {
 		p.pos = start
-		return argExpr{}, p.errorf("unterminated string")
+		return Arg{}, p.errorf("unterminated string")
 	}
 	p.pos++
 	lit := p.src[start:p.pos]
 	if _, err := strconv.Unquote(lit); err != nil {
 		p.pos = start
-		return argExpr{}, p.errorf("%s is not a valid Go string: %v", lit, err)
+		return Arg{}, p.errorf("%s is not a valid Go string: %v", lit, err)
 	}
-	return argExpr{kind: argLiteral, col: start, lit: lit}, nil
+	return Arg{Kind: ArgLiteral, Col: start, Lit: lit}, nil
 }
 
-func (p *dirParser) tree() (argExpr, error) {
-	a := argExpr{kind: argTree, col: p.pos}
+func (p *dirParser) tree() (Arg, error) {
+	a := Arg{Kind: ArgTree, Col: p.pos}
 	p.pos++ // '{'
 	if p.eat('}') {
 		return a, nil
@@ -258,7 +259,7 @@ func (p *dirParser) tree() (argExpr, error) {
 			if p.src[p.pos] == '"' {
 				s, err := p.str()
 				if err == nil && p.eat(':') {
-					key = s.lit
+					key = s.Lit
 				} else {
 					p.pos = save
 				}
@@ -270,15 +271,15 @@ func (p *dirParser) tree() (argExpr, error) {
 		}
 		e, err := p.arg()
 		if err != nil {
-			return argExpr{}, err
+			return Arg{}, err
 		}
-		a.keys = append(a.keys, key)
-		a.elems = append(a.elems, e)
+		a.Keys = append(a.Keys, key)
+		a.Elems = append(a.Elems, e)
 		if p.eat('}') {
 			return a, nil
 		}
 		if !p.eat(',') {
-			return argExpr{}, p.errorf("expected ',' or '}' in a pytree")
+			return Arg{}, p.errorf("expected ',' or '}' in a pytree")
 		}
 	}
 }
