@@ -218,6 +218,12 @@ func (c *compiler) eqn(e *ir.Eqn) error {
 		c.add(func(self int) step { s.self = self; return s })
 		return nil
 	}
+	if e.Prim == ir.DotGeneral {
+		if s, ok := newDotStep(e, in, out[0]); ok {
+			c.add(func(self int) step { s.self = self; return s })
+			return nil
+		}
+	}
 	c.add(func(self int) step { return &evalStep{eqn: e, in: in, out: out, self: self} })
 	return nil
 }

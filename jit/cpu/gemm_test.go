@@ -1,0 +1,128 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/eval"
+)
+
+// dotJaxpr is one dot_general of operands of these shapes and dtype.
+func dotJaxpr(ls, rs []int, d ir.DotDims, dt, out ir.DType) *ir.ClosedJaxpr {
+	x, y := ir.NewVar(ir.Aval{Shape: ls, DType: dt}), ir.NewVar(ir.Aval{Shape: rs, DType: dt})
+	var shape []int
+	for _, a := range d.LhsBatch {
+		shape = append(shape, ls[a])
+	}
+	for _, a := range freeAxes(len(ls), d.LhsBatch, d.LhsContract) {
+		shape = append(shape, ls[a])
+	}
+	for _, a := range freeAxes(len(rs), d.RhsBatch, d.RhsContract) {
+		shape = append(shape, rs[a])
+	}
+	z := ir.NewVar(ir.Aval{Shape: shape, DType: out})
+	e := &ir.Eqn{Prim: ir.DotGeneral, Params: ir.Params{"dimension_numbers": d, "precision": nil, "preferred_element_type": out, "out_sharding": nil},
+		In: []ir.Atom{x, y}, Out: []*ir.Var{z}}
+	return &ir.ClosedJaxpr{Jaxpr: &ir.Jaxpr{Invars: []*ir.Var{x, y}, Eqns: []*ir.Eqn{e}, Outvars: []ir.Atom{z}}}
+}
+
+// matmulDims are the dimension numbers of a plain matrix product.
+var matmulDims = ir.DotDims{LhsContract: []int{1}, RhsContract: []int{0}, LhsBatch: []int{}, RhsBatch: []int{}}
+
+// fill sets b's elements to small integers in [-4, 4] (ints) or to
+// uniform values in [-1, 1).
+func fill(r *rand.Rand, b *ir.Buffer, ints bool) *ir.Buffer {
+	for i := range b.Len() {
+		if ints {
+			b.Set(i, float64(r.IntN(9)-4))
+		} else {
+			b.Set(i, 2*r.Float64()-1)
+		}
+	}
+	return b
+}
+
+// productBound returns, per output element, the bound on |cpu - exact|
+// that the summation order gives (gemm.go): d roundings of unit roundoff
+// u of the compute type, d = min(k, kc) + ⌈k/kc⌉ - 1, times Σ|a||b|,
+// plus one rounding of the result type (both sides round their sum to it).
+func productBound(t *testing.T, cj *ir.ClosedJaxpr, args []*ir.Buffer, k int) []float64 {
+	t.Helper()
+	abs := make([]*ir.Buffer, len(args))
+	for i, a := range args {
+		abs[i] = ir.NewBuffer(a.DType, a.Shape)
+		for j := range a.Len() {
+			abs[i].Set(j, math.Abs(a.At(j)))
+		}
+	}
+	sum, err := eval.Closed(cj, abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dt := args[0].DType
+	compute := cj.Jaxpr.Outvars[0].Type().DType
+	u, kc := 0x1p-24, blockingF32.kc
+	if dt == ir.Float64 || compute == ir.Float64 {
+		u, kc = 0x1p-53, blockingF64.kc
+	}
+	d := float64(min(k, kc) + (k+kc-1)/kc - 1)
+	outU := map[ir.DType]float64{ir.Float32: 0x1p-24, ir.Float64: 0x1p-53, ir.BFloat16: 0x1p-8, ir.Float16: 0x1p-11}[compute]
+	gamma := d * u / (1 - d*u)
+	out := make([]float64, sum[0].Len())
+	for i := range out {
+		s := sum[0].At(i)
+		out[i] = gamma*s*(1+outU) + 2*outU*s*(1+gamma)
+	}
+	return out
+}
+
+// checkDot compares a dot_general on the CPU backend with the evaluator:
+// exactly for integer-valued inputs, within productBound otherwise.
+func checkDot(t *testing.T, cj *ir.ClosedJaxpr, ints bool, seed uint64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	var args []*ir.Buffer
+	for _, v := range cj.Jaxpr.Invars {
+		args = append(args, fill(r, ir.NewBuffer(v.Aval.DType, v.Aval.Shape), ints))
+	}
+	want, err := eval.Closed(cj, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, l := compileCJ(t, cj)
+	got, err := ex.Execute(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ints {
+		if err := sameBuffers(got, want, 0); err != nil {
+			t.Fatalf("integer inputs: %v\n%s", err, l.Text())
+		}
+		return
+	}
+	e := cj.Jaxpr.Eqns[0]
+	d := e.Params["dimension_numbers"].(ir.DotDims)
+	k := 1
+	for _, a := range d.LhsContract {
+		k *= e.In[0].Type().Shape[a]
+	}
+	bound := productBound(t, cj, args, k)
+	for i := range bound {
+		if diff := math.Abs(got[0].At(i) - want[0].At(i)); !(diff <= bound[i]) {
+			t.Fatalf("element %d: got %v, want %v: |difference| %g exceeds the bound %g\n%s", i, got[0].At(i), want[0].At(i), diff, bound[i], l.Text())
+		}
+	}
+}
+
+func TestMatmulShapes(t *testing.T) {
+	for _, s := range [][3]int{{1, 1, 1}, {2, 3, 4}, {7, 5, 17}, {6, 16, 8}, {13, 300, 33}, {64, 64, 64}, {100, 1, 70}, {1, 90, 200}, {150, 520, 40}, {3, 0, 5}, {0, 4, 4}} {
+		m, k, n := s[0], s[1], s[2]
+		for _, dt := range []ir.DType{ir.Float32, ir.Float64} {
+			cj := dotJaxpr([]int{m, k}, []int{k, n}, matmulDims, dt, dt)
+			checkDot(t, cj, true, 1)
+			checkDot(t, cj, false, 2)
+		}
+	}
+}
