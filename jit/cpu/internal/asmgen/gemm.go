@@ -55,29 +55,52 @@ func (k gemmKernel) emit(w *bytes.Buffer) {
 		x := fmt.Sprintf("%s%d", k.reg, r)
 		in("%s %s, %s, %s", zero, x, x, x)
 	}
-	fmt.Fprintf(w, "loop:\n")
-	for v := 0; v < vecs; v++ {
-		in("VMOVUP%s %d(DI), %s", k.sfx[1:], v*k.lanes*k.elem, bReg(v))
-	}
-	bcast := map[int]string{4: "VBROADCASTSS", 8: "VBROADCASTSD"}[k.elem]
-	for i := 0; i < k.mr; i++ {
-		off := i * k.elem
-		if k.bcst {
-			for v := 0; v < vecs; v++ {
-				in("VFMADD231%s.BCST %d(SI), %s, %s", k.sfx, off, bReg(v), acc(i, v))
-			}
-			continue
-		}
-		t := fmt.Sprintf("%s%d", k.reg, first+vecs+i%2)
-		in("%s %d(SI), %s", bcast, off, t)
+	// The k loop, unrolled by four, then one step at a time.
+	step := func(p int) {
+		aOff, bOff := p*k.mr*k.elem, p*k.nr*k.elem
 		for v := 0; v < vecs; v++ {
-			in("VFMADD231%s %s, %s, %s", k.sfx, bReg(v), t, acc(i, v))
+			in("VMOVUP%s %d(DI), %s", k.sfx[1:], bOff+v*k.lanes*k.elem, bReg(v))
+		}
+		bcast := map[int]string{4: "VBROADCASTSS", 8: "VBROADCASTSD"}[k.elem]
+		for i := 0; i < k.mr; i++ {
+			off := aOff + i*k.elem
+			if k.bcst {
+				for v := 0; v < vecs; v++ {
+					in("VFMADD231%s.BCST %d(SI), %s, %s", k.sfx, off, bReg(v), acc(i, v))
+				}
+				continue
+			}
+			t := fmt.Sprintf("%s%d", k.reg, first+vecs+i%2)
+			in("%s %d(SI), %s", bcast, off, t)
+			for v := 0; v < vecs; v++ {
+				in("VFMADD231%s %s, %s, %s", k.sfx, bReg(v), t, acc(i, v))
+			}
 		}
 	}
+	const unroll = 4
+	in("MOVQ CX, BX")
+	in("SHRQ $2, BX")
+	in("ANDQ $3, CX")
+	in("TESTQ BX, BX")
+	in("JZ tail")
+	fmt.Fprintf(w, "loop4:\n")
+	for p := range unroll {
+		step(p)
+	}
+	in("ADDQ $%d, SI", unroll*k.mr*k.elem)
+	in("ADDQ $%d, DI", unroll*k.nr*k.elem)
+	in("DECQ BX")
+	in("JNZ loop4")
+	fmt.Fprintf(w, "tail:\n")
+	in("TESTQ CX, CX")
+	in("JZ done")
+	fmt.Fprintf(w, "loop1:\n")
+	step(0)
 	in("ADDQ $%d, SI", k.mr*k.elem)
 	in("ADDQ $%d, DI", k.nr*k.elem)
 	in("DECQ CX")
-	in("JNZ loop")
+	in("JNZ loop1")
+	fmt.Fprintf(w, "done:\n")
 	in("MOVBLZX accum+40(FP), AX")
 	in("TESTL AX, AX")
 	in("JZ store")
