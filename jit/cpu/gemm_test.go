@@ -126,3 +126,52 @@ func TestMatmulShapes(t *testing.T) {
 		}
 	}
 }
+
+// mlpJaxpr is tanh(x·w + b) for x m×k, w k×n, b of n (broadcast over the
+// rows), staged as jit stages it: the product, the broadcast, the add.
+func mlpJaxpr(m, k, n int) *ir.ClosedJaxpr {
+	var bl ir.Builder
+	x, w, b := bl.In(ir.Float32, m, k), bl.In(ir.Float32, k, n), bl.In(ir.Float32, n)
+	out := ir.Aval{Shape: []int{m, n}, DType: ir.Float32}
+	p := bl.Op(ir.DotGeneral, ir.Params{"dimension_numbers": matmulDims, "precision": nil, "preferred_element_type": ir.Float32, "out_sharding": nil}, out, x, w)
+	bb := bl.Op(ir.BroadcastInDim, ir.Params{"shape": []int{m, n}, "broadcast_dimensions": []int{1}, "sharding": nil}, out, b)
+	s := bl.Op(ir.Add, nil, out, p, bb)
+	return &ir.ClosedJaxpr{Jaxpr: bl.Jaxpr(bl.Same(ir.Tanh, s))}
+}
+
+func TestEpilogueRunsInTheProduct(t *testing.T) {
+	for _, s := range [][3]int{{256, 784, 512}, {5, 7, 3}, {300, 40, 33}} {
+		cj := mlpJaxpr(s[0], s[1], s[2])
+		ex, l := compileCJ(t, cj)
+		var dots []*dotStep
+		for _, st := range l.prog.steps {
+			if d, ok := st.(*dotStep); ok {
+				dots = append(dots, d)
+			}
+		}
+		if len(dots) != 1 || dots[0].epi == nil || dots[0].epi.eqns != 3 {
+			t.Fatalf("%v: want one product step with the broadcast, the add and tanh as its epilogue\n%s", s, l.Text())
+		}
+		r := rand.New(rand.NewPCG(7, 7))
+		var args []*ir.Buffer
+		for _, v := range cj.Jaxpr.Invars {
+			args = append(args, fill(r, ir.NewBuffer(v.Aval.DType, v.Aval.Shape), false))
+		}
+		want, err := eval.Closed(cj, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ex.Execute(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// tanh is 1-Lipschitz: the product's error bound plus a few ulps.
+		k := s[1]
+		tol := float64(min(k, blockingF32.kc)+k/blockingF32.kc) * 0x1p-24 * float64(k)
+		for i := range got[0].Len() {
+			if d := math.Abs(got[0].At(i) - want[0].At(i)); d > tol+4*0x1p-24 {
+				t.Fatalf("%v element %d: got %v, want %v", s, i, got[0].At(i), want[0].At(i))
+			}
+		}
+	}
+}

@@ -21,10 +21,13 @@ type loc struct {
 }
 
 // binding ties a register to the value it views or is filled from: an
-// input's or output's slot, or a literal.
+// input's or output's slot, or a literal. A view with a period reads the
+// element at offset i modulo period for element i (the operand of an
+// epilogue's broadcast, whose chunks never cross a multiple of period).
 type binding struct {
 	loc
-	src ref
+	src    ref
+	period int
 }
 
 // kernel is a fused elementwise chain, optionally ending in a reduction,
@@ -216,7 +219,11 @@ func (k *kernel) runChunk(sc *kscratch, w, lo, hi int) {
 		e := min(b+blockSize, hi)
 		fr.lo = b
 		for _, v := range k.views {
-			fr.view(v.c, v.reg, sc.st.get(v.src).Data, b, e)
+			lo := b
+			if v.period > 0 {
+				lo = b % v.period
+			}
+			fr.view(v.c, v.reg, sc.st.get(v.src).Data, lo, lo+e-b)
 		}
 		for _, o := range k.ops {
 			o(fr, e-b)

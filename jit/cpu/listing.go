@@ -69,7 +69,12 @@ func (l *lister) program(pl *planned, name, indent string) {
 		indent, name, l.vars(pl.j.Constvars), l.vars(pl.j.Invars), len(pl.groups), blockSize, workers())
 	for gi, g := range pl.groups {
 		n := ir.NumElements(g.Shape)
+		prod, isProd := pl.products[g.Eqns[0]]
 		switch {
+		case isProd && pl.fused[g]:
+			fmt.Fprintf(l.b, "%s  group %d %s: %s; its %d elementwise consumers run on each finished block\n", indent, gi, g.Kind, prod, len(g.Eqns)-1)
+		case isProd:
+			fmt.Fprintf(l.b, "%s  group %d %s: %s\n", indent, gi, g.Kind, prod)
 		case !pl.fused[g] && len(pl.nested[g.Eqns[0]]) > 0:
 			fmt.Fprintf(l.b, "%s  group %d control flow (bodies compiled once, listed below)\n", indent, gi)
 		case !pl.fused[g]:
