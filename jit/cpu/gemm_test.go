@@ -175,3 +175,29 @@ func TestEpilogueRunsInTheProduct(t *testing.T) {
 		}
 	}
 }
+
+// TestTransposedProductIsOneProduct checks the fold of Grad's cotangent
+// of a matmul's right operand, transpose(dot_general(g, x)): one product,
+// no transpose, the same bits as the evaluator's for integer inputs.
+func TestTransposedProductIsOneProduct(t *testing.T) {
+	var bl ir.Builder
+	g, x := bl.In(ir.Float32, 64, 40), bl.In(ir.Float32, 64, 30)
+	d := ir.DotDims{LhsContract: []int{0}, RhsContract: []int{0}, LhsBatch: []int{}, RhsBatch: []int{}}
+	p := bl.Op(ir.DotGeneral, ir.Params{"dimension_numbers": d, "precision": nil, "preferred_element_type": ir.Float32, "out_sharding": nil},
+		ir.Aval{Shape: []int{40, 30}, DType: ir.Float32}, g, x)
+	tr := bl.Op(ir.Transpose, ir.Params{"permutation": []int{1, 0}}, ir.Aval{Shape: []int{30, 40}, DType: ir.Float32}, p)
+	cj := &ir.ClosedJaxpr{Jaxpr: bl.Jaxpr(tr)}
+	_, l := compileCJ(t, cj)
+	if len(l.prog.steps) != 1 {
+		t.Fatalf("want one product step\n%s", l.Text())
+	}
+	if _, ok := l.prog.steps[0].(*dotStep); !ok {
+		t.Fatalf("the step is %T, want a product\n%s", l.prog.steps[0], l.Text())
+	}
+	checkDot(t, cj, true, 3)
+	// A transpose of a product read elsewhere too stays.
+	cj2 := &ir.ClosedJaxpr{Jaxpr: bl.Jaxpr(tr, p)}
+	if _, l := compileCJ(t, cj2); len(l.prog.steps) != 2 {
+		t.Fatalf("a product also returned itself must not be folded\n%s", l.Text())
+	}
+}

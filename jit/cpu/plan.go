@@ -32,6 +32,7 @@ func plan(j *ir.Jaxpr, consts []*ir.Buffer) (*planned, error) {
 	if err := wellFormed(j); err != nil {
 		return nil, err
 	}
+	j = foldTransposedProducts(j)
 	p := &planned{j: j, consts: consts, groups: fusion.Plan(j), nested: map[*ir.Eqn][]*planned{}, fused: map[*fusion.Group]bool{}, evalReduce: map[*fusion.Group]bool{},
 		products: map[*ir.Eqn]string{}}
 	for i, e := range j.Eqns {
