@@ -41,25 +41,39 @@ var (
 const directWork = 24 * 24 * 24
 
 // gemmParallelWork is the m·n·k (over all batches) above which a product
-// is split over the workers.
-const gemmParallelWork = 64 * 64 * 64
+// is split over the workers: about 2 MFLOP, some 25 µs on one core, where
+// the fork and join (a few µs per phase) starts to pay.
+const gemmParallelWork = 1 << 20
 
-// gemmTask is one worker's unit: rows [m0, m1) and columns [n0, n1) of
-// batch b's output.
+// gemmTask is a unit of work: rows [m0, m1) and columns [n0, n1) of batch
+// b's output.
 type gemmTask struct{ b, m0, m1, n0, n1 int }
 
 // gemmPlan is a product's compile-time part: C[b] (m×n, row-major, the
 // batches one after another) = A[b] (m×k) · B[b] (k×n), the operands read
 // through their views; S is the operands' element type, T the compute
 // type (C's).
+//
+// Over several workers a product runs in one of two ways. With at least
+// two batches per worker (or on the direct loops) each task is a whole
+// batch (or a range of rows of one) that a worker computes alone, packing
+// its own panels. Otherwise the workers share each packed kc×nc panel of
+// B: the calling goroutine dispatches, for each panel, first its packing
+// (split into runs of micro-panels) and then the mc-row blocks of A (each
+// worker packs its block, split into column ranges when there are too few
+// blocks), one fork and join after the other, so that no task ever waits
+// for another and the pool stays deadlock free.
 type gemmPlan[S, T float32 | float64] struct {
 	batch, m, n, k int
 	a, b           matView
 	kern           microKernel[T]
 	blk            blocking
 	direct         bool
-	tasks          []gemmTask
-	nw             int
+	// shared selects the shared-panel way (see above); tasks are the
+	// tasks of the other.
+	shared bool
+	tasks  []gemmTask
+	nw     int
 }
 
 // newGemmPlan chooses the path, the blocking and the split over workers.
@@ -72,14 +86,18 @@ func newGemmPlan[S, T float32 | float64](batch, m, n, k int, a, b matView, kern 
 	if work := batch * m * n * k; work >= gemmParallelWork && workers() > 1 {
 		nw = workers()
 	}
-	g.tasks, g.nw = g.split(nw), nw
+	g.nw = nw
+	g.shared = nw > 1 && !g.direct && batch < 2*nw
+	if !g.shared {
+		g.tasks = g.split(nw)
+	}
 	return g
 }
 
-// split cuts the output into tasks: whole batches when there are enough,
-// else row ranges (multiples of mr, at least 8 micro-panels) and then
-// column ranges (multiples of nr, at least 8 micro-panels), about two tasks
-// per worker so that a worker the OS delays holds up little.
+// split cuts the output into tasks of the direct loops or of whole
+// batches: whole batches when there are enough, else row ranges (at least
+// 8 rows) and then column ranges (at least 64 columns), about two tasks per
+// worker so that a worker the OS delays holds up little.
 func (g *gemmPlan[S, T]) split(nw int) []gemmTask {
 	want := 1
 	if nw > 1 {
@@ -88,15 +106,15 @@ func (g *gemmPlan[S, T]) split(nw int) []gemmTask {
 	mParts, nParts := 1, 1
 	if g.batch < want {
 		per := (want + g.batch - 1) / g.batch
-		mParts = max(1, min(per, g.m/(8*g.kern.mr)))
-		nParts = max(1, min((per+mParts-1)/mParts, g.n/(8*g.kern.nr)))
+		mParts = max(1, min(per, g.m/8))
+		nParts = max(1, min((per+mParts-1)/mParts, g.n/64))
 	}
-	mStep := roundUp((g.m+mParts-1)/mParts, g.kern.mr)
-	nStep := roundUp((g.n+nParts-1)/nParts, g.kern.nr)
+	mStep := (g.m + mParts - 1) / mParts
+	nStep := (g.n + nParts - 1) / nParts
 	var ts []gemmTask
 	for b := 0; b < g.batch; b++ {
-		for m0 := 0; m0 < g.m || m0 == 0; m0 += mStep {
-			for n0 := 0; n0 < g.n || n0 == 0; n0 += nStep {
+		for m0 := 0; m0 < g.m || m0 == 0; m0 += max(1, mStep) {
+			for n0 := 0; n0 < g.n || n0 == 0; n0 += max(1, nStep) {
 				ts = append(ts, gemmTask{b: b, m0: m0, m1: min(g.m, m0+mStep), n0: n0, n1: min(g.n, n0+nStep)})
 			}
 		}
@@ -121,7 +139,10 @@ func (g *gemmPlan[S, T]) describe() string {
 		how = "direct loops"
 	}
 	split := "on the calling goroutine"
-	if g.nw > 1 {
+	switch {
+	case g.shared:
+		split = fmt.Sprintf("B panels packed and shared by %d goroutines", g.nw)
+	case g.nw > 1:
 		split = fmt.Sprintf("%d tasks over %d goroutines", len(g.tasks), g.nw)
 	}
 	return fmt.Sprintf("%s: %s, %s", shape, how, split)
@@ -131,8 +152,21 @@ func (g *gemmPlan[S, T]) describe() string {
 // c1) of batch b's output once they are final, on worker w.
 type epilogue func(w, b, r0, r1, c0, c1 int)
 
-// gemmRun is one execution of a plan: the operands, the output and, per
-// worker, the packing buffers.
+// gemmPhase is what a run's workers do when dispatched.
+type gemmPhase int
+
+const (
+	phaseTasks   gemmPhase = iota // the plan's tasks, each alone
+	phasePackB                    // pack runs of micro-panels of the shared B panel
+	phaseCompute                  // multiply blocks of A by the shared B panel
+)
+
+// blockTask is a unit of phaseCompute: rows [ic, ic+mc) of the current
+// batch times columns [j0, j1) of the shared panel (multiples of nr).
+type blockTask struct{ ic, mc, j0, j1 int }
+
+// gemmRun is one execution of a plan: the operands, the output, per
+// worker its buffers, and the shared panel's state.
 type gemmRun[S, T float32 | float64] struct {
 	g    *gemmPlan[S, T]
 	a, b []S
@@ -141,10 +175,18 @@ type gemmRun[S, T float32 | float64] struct {
 	c64  []T
 	epi  epilogue
 	bufs []*gemmWork[T]
-	next atomic.Int64
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	err  any
+	// The shared way's state: the panel (batch b, columns jc.., rows
+	// pc..), its packed data and the phase's units.
+	phase      gemmPhase
+	b0, jc, nc int
+	pc, kc     int
+	bp         []T
+	packRuns   int
+	blocks     []blockTask
+	next       atomic.Int64
+	wg         sync.WaitGroup
+	mu         sync.Mutex
+	err        any
 }
 
 // gemmWork is one worker's packing buffers, the edge tile and the direct
@@ -154,20 +196,26 @@ type gemmWork[T float32 | float64] struct {
 	acc          []float64
 }
 
-// newRun allocates a run's per-worker buffers.
+// newRun allocates a run's buffers.
 func (g *gemmPlan[S, T]) newRun() *gemmRun[S, T] {
 	r := &gemmRun[S, T]{g: g}
+	kc := min(g.blk.kc, g.k)
+	bpLen := roundUp(min(g.blk.nc, g.n), g.kern.nr) * kc
 	for range g.nw {
 		w := &gemmWork[T]{}
 		if g.direct {
 			w.acc = make([]float64, g.n)
 		} else {
-			kc := min(g.blk.kc, g.k)
 			w.ap = make([]T, roundUp(min(g.blk.mc, g.m), g.kern.mr)*kc)
-			w.bp = make([]T, roundUp(min(g.blk.nc, g.n), g.kern.nr)*kc)
 			w.tile = make([]T, g.kern.mr*g.kern.nr)
+			if !g.shared {
+				w.bp = make([]T, bpLen)
+			}
 		}
 		r.bufs = append(r.bufs, w)
+	}
+	if g.shared {
+		r.bp = make([]T, bpLen)
 	}
 	return r
 }
@@ -175,13 +223,12 @@ func (g *gemmPlan[S, T]) newRun() *gemmRun[S, T] {
 // run computes c = a·b (and the epilogue) over the plan's workers.
 func (r *gemmRun[S, T]) run(a, b []S, c []T, epi epilogue) error {
 	r.a, r.b, r.c, r.epi = a, b, c, epi
-	r.next.Store(0)
-	if r.g.nw == 1 {
-		r.work(0)
+	defer func() { r.a, r.b, r.c, r.epi = nil, nil, nil, nil }()
+	if r.g.shared {
+		r.runShared()
 	} else {
-		dispatch(r, &r.wg, r.g.nw)
+		r.dispatch(phaseTasks)
 	}
-	r.a, r.b, r.c, r.epi = nil, nil, nil, nil
 	if p := r.err; p != nil {
 		r.err = nil
 		return fmt.Errorf("cpu: internal error in a matrix product (please report): %v", p)
@@ -189,7 +236,61 @@ func (r *gemmRun[S, T]) run(a, b []S, c []T, epi epilogue) error {
 	return nil
 }
 
-// work is worker w's share: tasks taken from a shared counter.
+// dispatch runs one phase on the plan's workers and waits for it.
+func (r *gemmRun[S, T]) dispatch(p gemmPhase) {
+	r.phase = p
+	r.next.Store(0)
+	if r.g.nw == 1 {
+		r.work(0)
+	} else {
+		dispatch(r, &r.wg, r.g.nw)
+	}
+}
+
+// runShared runs the shared-panel way: per batch, nc-column block and
+// kc-row panel of B, the panel's packing, then its blocks of A.
+func (r *gemmRun[S, T]) runShared() {
+	g := r.g
+	for b := 0; b < g.batch && r.err == nil; b++ {
+		for jc := 0; jc < g.n && r.err == nil; jc += g.blk.nc {
+			r.b0, r.jc, r.nc = b, jc, min(g.blk.nc, g.n-jc)
+			if g.k == 0 {
+				r.zero(0, b, 0, g.m, jc, jc+r.nc)
+				continue
+			}
+			r.blocks = r.blockTasks()
+			for pc := 0; pc < g.k && r.err == nil; pc += g.blk.kc {
+				r.pc, r.kc = pc, min(g.blk.kc, g.k-pc)
+				r.packRuns = min((r.nc+g.kern.nr-1)/g.kern.nr, 2*g.nw)
+				r.dispatch(phasePackB)
+				if r.err == nil {
+					r.dispatch(phaseCompute)
+				}
+			}
+		}
+	}
+}
+
+// blockTasks cuts the current nc columns times all rows into blocks of mc
+// rows, each split into column ranges (multiples of nr) when there are
+// fewer than two blocks per worker.
+func (r *gemmRun[S, T]) blockTasks() []blockTask {
+	g := r.g
+	rows := (g.m + g.blk.mc - 1) / g.blk.mc
+	panels := (r.nc + g.kern.nr - 1) / g.kern.nr
+	splits := max(1, min(panels, (2*g.nw+rows-1)/rows))
+	per := (panels + splits - 1) / splits * g.kern.nr
+	var ts []blockTask
+	for ic := 0; ic < g.m; ic += g.blk.mc {
+		for j0 := 0; j0 < r.nc; j0 += per {
+			ts = append(ts, blockTask{ic: ic, mc: min(g.blk.mc, g.m-ic), j0: j0, j1: min(r.nc, j0+per)})
+		}
+	}
+	return ts
+}
+
+// work is worker w's share of the current phase: units taken from a
+// shared counter.
 func (r *gemmRun[S, T]) work(w int) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -198,24 +299,61 @@ func (r *gemmRun[S, T]) work(w int) {
 			r.mu.Unlock()
 		}
 	}()
+	g := r.g
 	for {
 		i := int(r.next.Add(1)) - 1
-		if i >= len(r.g.tasks) {
-			return
-		}
-		t := r.g.tasks[i]
-		if r.g.direct {
-			r.directTask(w, t)
-		} else {
-			r.packedTask(w, t)
-		}
-		if r.epi != nil && t.m1 > t.m0 && r.g.direct {
-			r.epi(w, t.b, t.m0, t.m1, t.n0, t.n1)
+		switch r.phase {
+		case phaseTasks:
+			if i >= len(g.tasks) {
+				return
+			}
+			t := g.tasks[i]
+			if g.direct {
+				r.directTask(w, t)
+				if r.epi != nil && t.m1 > t.m0 {
+					r.epi(w, t.b, t.m0, t.m1, t.n0, t.n1)
+				}
+			} else {
+				r.packedTask(w, t)
+			}
+		case phasePackB:
+			if i >= r.packRuns {
+				return
+			}
+			nr := g.kern.nr
+			panels := (r.nc + nr - 1) / nr
+			q0, q1 := i*panels/r.packRuns, (i+1)*panels/r.packRuns
+			c0, c1 := r.jc+q0*nr, min(r.jc+r.nc, r.jc+q1*nr)
+			packB(r.bp[q0*nr*r.kc:], r.b, g.b.batch[r.b0], g.b.rows[r.pc:r.pc+r.kc], g.b.cols[c0:c1], nr, g.b.rowsUnit, g.b.colsUnit)
+		case phaseCompute:
+			if i >= len(r.blocks) {
+				return
+			}
+			t, ws := r.blocks[i], r.bufs[w]
+			packA(ws.ap, r.a, g.a.batch[r.b0], g.a.rows[t.ic:t.ic+t.mc], g.a.cols[r.pc:r.pc+r.kc], g.kern.mr, g.a.rowsUnit, g.a.colsUnit)
+			cBase := r.b0*g.m*g.n + t.ic*g.n + r.jc
+			r.macro(ws, ws.ap, r.bp, r.kc, t.mc, t.j0, t.j1, cBase, r.pc > 0)
+			if r.epi != nil && r.pc+r.kc == g.k {
+				r.epi(w, r.b0, t.ic, t.ic+t.mc, r.jc+t.j0, r.jc+t.j1)
+			}
 		}
 	}
 }
 
-// packedTask runs the blocked loops over one task.
+// zero sets rows [r0, r1) × columns [c0, c1) of batch b's output to zero
+// (a product over no terms) and runs the epilogue on them.
+func (r *gemmRun[S, T]) zero(w, b, r0, r1, c0, c1 int) {
+	g := r.g
+	for i := r0; i < r1; i++ {
+		clear(r.c[(b*g.m+i)*g.n+c0:][:c1-c0])
+	}
+	if r.epi != nil && r1 > r0 {
+		r.epi(w, b, r0, r1, c0, c1)
+	}
+}
+
+// packedTask runs the blocked loops over one task with the worker's own
+// panels.
 func (r *gemmRun[S, T]) packedTask(w int, t gemmTask) {
 	g, ws := r.g, r.bufs[w]
 	mr, nr := g.kern.mr, g.kern.nr
@@ -223,12 +361,7 @@ func (r *gemmRun[S, T]) packedTask(w int, t gemmTask) {
 	for jc := t.n0; jc < t.n1; jc += g.blk.nc {
 		nc := min(g.blk.nc, t.n1-jc)
 		if g.k == 0 {
-			for i := t.m0; i < t.m1; i++ {
-				clear(r.c[cBase+i*g.n+jc:][:nc])
-			}
-			if r.epi != nil && t.m1 > t.m0 {
-				r.epi(w, t.b, t.m0, t.m1, jc, jc+nc)
-			}
+			r.zero(w, t.b, t.m0, t.m1, jc, jc+nc)
 		}
 		for pc := 0; pc < g.k; pc += g.blk.kc {
 			kc := min(g.blk.kc, g.k-pc)
@@ -236,7 +369,7 @@ func (r *gemmRun[S, T]) packedTask(w int, t gemmTask) {
 			for ic := t.m0; ic < t.m1; ic += g.blk.mc {
 				mc := min(g.blk.mc, t.m1-ic)
 				packA(ws.ap, r.a, aBase, g.a.rows[ic:ic+mc], g.a.cols[pc:pc+kc], mr, g.a.rowsUnit, g.a.colsUnit)
-				r.macro(ws, kc, mc, nc, cBase+ic*g.n+jc, pc > 0)
+				r.macro(ws, ws.ap, ws.bp, kc, mc, 0, nc, cBase+ic*g.n+jc, pc > 0)
 				if r.epi != nil && pc+kc == g.k {
 					r.epi(w, t.b, ic, ic+mc, jc, jc+nc)
 				}
@@ -245,24 +378,24 @@ func (r *gemmRun[S, T]) packedTask(w int, t gemmTask) {
 	}
 }
 
-// macro multiplies a packed mc×kc block of A by a packed kc×nc panel of B
-// into C at c0 (row stride n), tile by tile; edge tiles go through the
-// worker's tile buffer.
-func (r *gemmRun[S, T]) macro(ws *gemmWork[T], kc, mc, nc, c0 int, accum bool) {
+// macro multiplies a packed mc×kc block of A by columns [j0, j1) (j0 a
+// multiple of nr) of a packed kc-row panel of B into C at c0 (row stride
+// n), tile by tile; edge tiles go through the worker's tile buffer.
+func (r *gemmRun[S, T]) macro(ws *gemmWork[T], ap, bp []T, kc, mc, j0, j1, c0 int, accum bool) {
 	g := r.g
 	mr, nr, ldc := g.kern.mr, g.kern.nr, g.n
-	for jr := 0; jr < nc; jr += nr {
-		bp := ws.bp[jr*kc : (jr+nr)*kc]
-		nw := min(nr, nc-jr)
+	for jr := j0; jr < j1; jr += nr {
+		bq := bp[jr*kc : (jr+nr)*kc]
+		nw := min(nr, j1-jr)
 		for ir := 0; ir < mc; ir += mr {
-			ap := ws.ap[ir*kc : (ir+mr)*kc]
+			aq := ap[ir*kc : (ir+mr)*kc]
 			mw := min(mr, mc-ir)
 			at := c0 + ir*ldc + jr
 			if mw == mr && nw == nr {
-				g.kern.run(kc, ap, bp, r.c[at:at+(mr-1)*ldc+nr], ldc, accum)
+				g.kern.run(kc, aq, bq, r.c[at:at+(mr-1)*ldc+nr], ldc, accum)
 				continue
 			}
-			g.kern.run(kc, ap, bp, ws.tile, nr, false)
+			g.kern.run(kc, aq, bq, ws.tile, nr, false)
 			for i := range mw {
 				row, ci := ws.tile[i*nr:i*nr+nw], r.c[at+i*ldc:at+i*ldc+nw]
 				if accum {

@@ -65,37 +65,45 @@ func packA[S, T float32 | float64](dst []T, src []S, base int, rows, cols []int,
 
 // packB packs rows × cols of a view (at base) into nr-column panels, each
 // kc = len(rows) rows of nr values; the columns of a last partial panel
-// are zero.
+// are zero. Row-major B (unit column offsets) is read row by row, each row
+// scattered over the panels.
 func packB[S, T float32 | float64](dst []T, src []S, base int, rows, cols []int, nr int, rowsUnit, colsUnit bool) {
-	kc := len(rows)
-	for q := 0; q*nr < len(cols); q++ {
-		pd := dst[q*nr*kc : (q+1)*nr*kc]
-		cs := cols[q*nr : min(len(cols), (q+1)*nr)]
-		w := len(cs)
-		if w < nr {
-			clear(pd)
-		}
-		switch {
-		case colsUnit:
-			for p, r := range rows {
-				s := src[base+r+cs[0]:][:w]
-				d := pd[p*nr : p*nr+w]
-				for j, v := range s {
+	kc, np := len(rows), (len(cols)+nr-1)/nr
+	if len(cols)%nr != 0 {
+		clear(dst[(np-1)*nr*kc : np*nr*kc])
+	}
+	if colsUnit && len(cols) > 0 {
+		for p, r := range rows {
+			s := src[base+r+cols[0]:][:len(cols)]
+			for q := 0; q < np; q++ {
+				run := s[q*nr : min(len(s), (q+1)*nr)]
+				d := dst[q*nr*kc+p*nr:][:len(run)]
+				if same, ok := any(d).([]S); ok {
+					copy(same, run)
+					continue
+				}
+				for j, v := range run {
 					d[j] = T(v)
 				}
 			}
-		case rowsUnit && kc > 0:
+		}
+		return
+	}
+	for q := 0; q < np; q++ {
+		pd := dst[q*nr*kc : (q+1)*nr*kc]
+		cs := cols[q*nr : min(len(cols), (q+1)*nr)]
+		if rowsUnit && kc > 0 {
 			for j, c := range cs {
 				s := src[base+c+rows[0]:][:kc]
 				for p, v := range s {
 					pd[p*nr+j] = T(v)
 				}
 			}
-		default:
-			for p, r := range rows {
-				for j, c := range cs {
-					pd[p*nr+j] = T(src[base+r+c])
-				}
+			continue
+		}
+		for p, r := range rows {
+			for j, c := range cs {
+				pd[p*nr+j] = T(src[base+r+c])
 			}
 		}
 	}
