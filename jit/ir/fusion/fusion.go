@@ -329,8 +329,9 @@ func (p *planner) before(e *ir.Eqn, g int) bool {
 
 // EpilogueBroadcast reports whether e is a broadcast_in_dim that a
 // Contraction's epilogue may read in place: the operand (more than one
-// element) is a trailing part of the result's shape, as a bias of the
-// product's last dimension is.
+// element), without its leading dimensions of size 1, is a trailing part
+// of the result's shape, as a bias of the product's last dimension is
+// (element i of the result is element i modulo its size of the operand).
 func EpilogueBroadcast(e *ir.Eqn) bool {
 	if e.Prim != ir.BroadcastInDim || len(e.In) != 1 || len(e.Out) != 1 {
 		return false
@@ -341,8 +342,12 @@ func EpilogueBroadcast(e *ir.Eqn) bool {
 	if !ok || in.Size() == 1 || len(dims) != r || r > n || in.DType != out.DType {
 		return false
 	}
-	for i, d := range dims {
-		if d != n-r+i || in.Shape[i] != out.Shape[d] {
+	lead := 0
+	for lead < r && in.Shape[lead] == 1 {
+		lead++
+	}
+	for i := lead; i < r; i++ {
+		if dims[i] != n-r+i || in.Shape[i] != out.Shape[dims[i]] {
 			return false
 		}
 	}
