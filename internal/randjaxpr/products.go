@@ -26,7 +26,9 @@ type ProductOptions struct {
 // cotangents do, or by a random permutation), then passes through a
 // random epilogue of up to four of: a bias of its trailing dimensions
 // (broadcast_in_dim and add), tanh, logistic, max with 0, neg, a scale
-// by a literal in [-1, 1], and a residual add of another input. Every
+// by a literal in [-1, 1], and a residual add of another input. bfloat16
+// and float16 products may return float32 (preferred_element_type), with
+// or without their operands converted to float32 first. Every
 // epilogue operation is 1-Lipschitz, so an error in the product is not
 // amplified. The same r state gives the same jaxpr and inputs.
 func Products(r *rand.Rand, opts ProductOptions) (*ir.Jaxpr, []*ir.Buffer) {
@@ -110,6 +112,22 @@ func Products(r *rand.Rand, opts ProductOptions) (*ir.Jaxpr, []*ir.Buffer) {
 	x, y := input(ls), input(rs)
 	out := slices.Concat(batch, lfree, rfree)
 	dims := ir.DotDims{LhsBatch: lb, RhsBatch: rb, LhsContract: lc, RhsContract: rc}
+	// Half-precision operands: a product accumulating and returning f32
+	// (preferred_element_type), or one of operands converted to f32 first.
+	prefer := dt
+	if dt == ir.BFloat16 || dt == ir.Float16 {
+		switch r.IntN(3) {
+		case 0:
+			prefer = ir.Float32
+		case 1:
+			prefer = ir.Float32
+			cv := func(v *ir.Var) *ir.Var {
+				return g.emit(ir.ConvertElementType, ir.Params{"new_dtype": ir.Float32, "weak_type": false, "sharding": nil}, ir.Aval{Shape: v.Aval.Shape, DType: ir.Float32}, v)
+			}
+			x, y = cv(x), cv(y)
+		}
+	}
+	dt = prefer
 	v := g.emit(ir.DotGeneral, ir.Params{"dimension_numbers": dims, "precision": nil, "preferred_element_type": dt, "out_sharding": nil},
 		ir.Aval{Shape: out, DType: dt}, x, y)
 	if nl+nr > 0 && r.IntN(3) == 0 {

@@ -237,18 +237,37 @@ func (c *compiler) eqn(e *ir.Eqn) error {
 	return nil
 }
 
-// contraction compiles a product with its epilogue: one dotStep running
-// the epilogue's fused kernel on each finished block of the product, or,
-// when the kernels cannot take the epilogue or the product is not a float
-// one, the parts of g.Split one after the other.
+// contraction compiles a product with its prologue and epilogue: one
+// dotStep whose packing reads the prologue converts' operands in place
+// (they store alike) and which runs the epilogue's fused kernel on each
+// finished block of the product, or, when the kernels cannot take the
+// epilogue, a convert's result is read by more than the product, or the
+// product is not a float one, the parts of g.Split one after the other.
 func (c *compiler) contraction(g *fusion.Group) error {
-	dot, epi := g.Eqns[0], g.Epilogue()
+	dot, epi := g.Product(), g.Epilogue()
 	in, err := c.refs(dot)
 	if err != nil {
 		return err
 	}
-	if s, ok := c.dotStep(dot, in); ok {
+	inPlace := true
+	for _, e := range g.Prologue() {
+		if slices.Contains(g.Outputs, e.Out[0]) || epi != nil && slices.Contains(epi.Inputs, e.Out[0]) {
+			inPlace = false
+			break
+		}
+		src, err := c.ref(e.In[0])
+		if err != nil {
+			return err
+		}
+		for i, a := range dot.In {
+			if isVar(a, e.Out[0]) {
+				in[i] = src
+			}
+		}
+	}
+	if s, ok := c.dotStep(dot, in); ok && inPlace {
 		if epi == nil {
+			c.pl.fused[g] = len(g.Prologue()) > 0
 			c.add(func(self int) step { s.self = self; return s })
 			return nil
 		}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/jitlint/jitlint/jit/ir"
@@ -199,5 +200,38 @@ func TestTransposedProductIsOneProduct(t *testing.T) {
 	cj2 := &ir.ClosedJaxpr{Jaxpr: bl.Jaxpr(tr, p)}
 	if _, l := compileCJ(t, cj2); len(l.prog.steps) != 2 {
 		t.Fatalf("a product also returned itself must not be folded\n%s", l.Text())
+	}
+}
+
+// TestConvertFusesIntoPacking checks a bf16 operand converted to f32 for
+// the product: the packing reads the bf16 values (stored as float32) in
+// place, with no convert step, and the result matches the evaluator.
+func TestConvertFusesIntoPacking(t *testing.T) {
+	var bl ir.Builder
+	x, w := bl.In(ir.BFloat16, 20, 30), bl.In(ir.Float32, 30, 40)
+	xc := bl.Op(ir.ConvertElementType, ir.Params{"new_dtype": ir.Float32, "weak_type": false, "sharding": nil}, ir.Aval{Shape: []int{20, 30}, DType: ir.Float32}, x)
+	p := bl.Op(ir.DotGeneral, ir.Params{"dimension_numbers": matmulDims, "precision": nil, "preferred_element_type": ir.Float32, "out_sharding": nil},
+		ir.Aval{Shape: []int{20, 40}, DType: ir.Float32}, xc, w)
+	cj := &ir.ClosedJaxpr{Jaxpr: bl.Jaxpr(p)}
+	_, l := compileCJ(t, cj)
+	if len(l.prog.steps) != 1 || !strings.Contains(l.Text(), "its packing reads 1 converted operand(s) in place") {
+		t.Fatalf("want one product step reading x in place\n%s", l.Text())
+	}
+	checkDot(t, cj, true, 4)
+	r := rand.New(rand.NewPCG(9, 9))
+	args := []*ir.Buffer{fill(r, ir.NewBuffer(ir.BFloat16, []int{20, 30}), false), fill(r, ir.NewBuffer(ir.Float32, []int{30, 40}), false)}
+	want, _ := eval.Closed(cj, args)
+	ex, _ := compileCJ(t, cj)
+	got, err := ex.Execute(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := withinAbs(got[0], want[0], 30*0x1p-24*30); err != nil {
+		t.Fatal(err)
+	}
+	// Returned as well, the converted operand is computed by its own step.
+	cj2 := &ir.ClosedJaxpr{Jaxpr: bl.Jaxpr(p, xc)}
+	if _, l := compileCJ(t, cj2); len(l.prog.steps) != 2 {
+		t.Fatalf("a convert read elsewhere must stay\n%s", l.Text())
 	}
 }

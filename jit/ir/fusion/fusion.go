@@ -35,11 +35,13 @@ const (
 	// reshape, transpose, concatenate, pad, slice, squeeze, debug_print,
 	// non-scalar broadcasts, ...
 	Other
-	// Contraction is a dot_general (the first equation) followed by an
-	// elementwise chain over its result's shape (Shape) that consumes the
-	// product: bias adds, activations, scales, residual adds, which a
+	// Contraction is a dot_general (Product) followed by an elementwise
+	// chain over its result's shape (Shape) that consumes the product
+	// (Epilogue): bias adds, activations, scales, residual adds, which a
 	// backend can apply to each block of the product as it is finished.
-	// Split separates the two for a backend that runs them apart.
+	// Converts that only the product reads may come before it (Prologue),
+	// for its packing to apply. Split separates the parts for a backend
+	// that runs them apart.
 	Contraction
 )
 
@@ -79,34 +81,64 @@ type Group struct {
 	Shape []int
 }
 
+// Product returns a Contraction group's dot_general (after its
+// prologue), or nil for other groups.
+func (g *Group) Product() *ir.Eqn {
+	if g.Kind != Contraction {
+		return nil
+	}
+	return g.Eqns[g.productIndex()]
+}
+
+// productIndex is the position of a Contraction's dot_general in Eqns.
+func (g *Group) productIndex() int {
+	return slices.IndexFunc(g.Eqns, func(e *ir.Eqn) bool { return e.Prim == ir.DotGeneral })
+}
+
+// Prologue returns the equations of a Contraction group before its
+// product: the converts (PackingProducer) whose results only the product
+// reads, which the packing of its operands can apply.
+func (g *Group) Prologue() []*ir.Eqn {
+	if g.Kind != Contraction {
+		return nil
+	}
+	return g.Eqns[:g.productIndex()]
+}
+
 // Split returns a Contraction group as separate groups in a valid order:
-// each broadcast its epilogue reads in place (Other), the product (Other)
-// and the elementwise rest of the epilogue (absent when empty); any other
-// group as itself.
+// each convert of its prologue (Elementwise) and each broadcast its
+// epilogue reads in place (Other), the product (Other) and the
+// elementwise rest of the epilogue (absent when empty); any other group as
+// itself.
 func (g *Group) Split() []*Group {
 	if g.Kind != Contraction {
 		return []*Group{g}
 	}
+	pi := g.productIndex()
 	var parts [][]*ir.Eqn
+	var kinds []Kind
+	var shapes [][]int
+	add := func(k Kind, shape []int, eqns ...*ir.Eqn) {
+		parts, kinds, shapes = append(parts, eqns), append(kinds, k), append(shapes, shape)
+	}
+	for _, e := range g.Eqns[:pi] {
+		add(Elementwise, e.Out[0].Aval.Shape, e)
+	}
 	var chain []*ir.Eqn
-	for _, e := range g.Eqns[1:] {
+	for _, e := range g.Eqns[pi+1:] {
 		if Fusible(e) {
 			chain = append(chain, e)
 		} else {
-			parts = append(parts, []*ir.Eqn{e})
+			add(Other, nil, e)
 		}
 	}
-	parts = append(parts, g.Eqns[:1])
+	add(Other, nil, g.Eqns[pi])
 	if len(chain) > 0 {
-		parts = append(parts, chain)
+		add(Elementwise, g.Shape, chain...)
 	}
 	out := make([]*Group, len(parts))
 	for i, eqns := range parts {
-		kind, shape := Other, []int(nil)
-		if i == len(parts)-1 && len(chain) > 0 {
-			kind, shape = Elementwise, g.Shape
-		}
-		out[i] = g.part(kind, eqns, shape, parts)
+		out[i] = g.part(kinds[i], eqns, shapes[i], parts)
 	}
 	return out
 }
@@ -116,10 +148,27 @@ func (g *Group) Split() []*Group {
 // EpilogueBroadcast accepts), with the product among its Inputs; nil when
 // there are none.
 func (g *Group) Epilogue() *Group {
-	if g.Kind != Contraction || len(g.Eqns) < 2 {
+	if g.Kind != Contraction {
 		return nil
 	}
-	return g.part(Elementwise, g.Eqns[1:], g.Shape, [][]*ir.Eqn{g.Eqns[:1], g.Eqns[1:]})
+	pi := g.productIndex()
+	if pi == len(g.Eqns)-1 {
+		return nil
+	}
+	return g.part(Elementwise, g.Eqns[pi+1:], g.Shape, [][]*ir.Eqn{g.Eqns[:pi+1], g.Eqns[pi+1:]})
+}
+
+// PackingProducer reports whether e is a producer of a product's operand
+// that packing applies as it reads: a convert_element_type between float
+// dtypes stored alike (bfloat16 or float16 to float32, which the backends
+// store as float32 values already rounded), so the packing reads the
+// convert's operand in place and the converted copy is never written.
+func PackingProducer(e *ir.Eqn) bool {
+	if e.Prim != ir.ConvertElementType || len(e.In) != 1 || len(e.Out) != 1 {
+		return false
+	}
+	from, to := e.In[0].Type().DType, e.Out[0].Aval.DType
+	return (from == ir.BFloat16 || from == ir.Float16) && to == ir.Float32
 }
 
 // part returns eqns, one of parts (a partition of g's equations), as a
@@ -249,7 +298,20 @@ func (p *planner) add(e *ir.Eqn) {
 		p.newGroup(Reduction, e, shape)
 	case e.Prim == ir.DotGeneral && len(e.Out) == 1:
 		shape := e.Out[0].Aval.Shape
-		p.open[shapeKey(shape)] = p.newGroup(Contraction, e, shape)
+		g := len(p.groups)
+		p.groups = append(p.groups, &Group{Kind: Contraction, Shape: slices.Clone(shape)})
+		// Operand converts alone in their group, read by nothing else so
+		// far, move into the product's prologue.
+		for _, a := range e.In {
+			v, ok := a.(*ir.Var)
+			d, def := p.defGroup[v]
+			if ok && def && !p.read[v] && len(p.groups[d].Eqns) == 1 && p.groups[d].Kind == Elementwise && PackingProducer(p.groups[d].Eqns[0]) {
+				p.appendTo(g, p.groups[d].Eqns[0])
+				p.groups[d].Eqns = nil
+			}
+		}
+		p.appendTo(g, e)
+		p.open[shapeKey(shape)] = g
 	default:
 		p.newGroup(Other, e, nil)
 	}
