@@ -120,8 +120,10 @@ func checkDot(t *testing.T, cj *ir.ClosedJaxpr, ints bool, seed uint64) {
 func TestMatmulShapes(t *testing.T) {
 	for _, s := range [][3]int{{1, 1, 1}, {2, 3, 4}, {7, 5, 17}, {6, 16, 8}, {13, 300, 33}, {64, 64, 64}, {100, 1, 70}, {1, 90, 200}, {150, 520, 40}, {3, 0, 5}, {0, 4, 4}} {
 		m, k, n := s[0], s[1], s[2]
-		for _, dt := range []ir.DType{ir.Float32, ir.Float64} {
-			cj := dotJaxpr([]int{m, k}, []int{k, n}, matmulDims, dt, dt)
+		// Operand and result dtypes (preferred_element_type).
+		for _, dts := range [][2]ir.DType{{ir.Float32, ir.Float32}, {ir.Float64, ir.Float64}, {ir.BFloat16, ir.Float32},
+			{ir.Float16, ir.Float16}, {ir.Float32, ir.Float64}, {ir.Float64, ir.Float32}} {
+			cj := dotJaxpr([]int{m, k}, []int{k, n}, matmulDims, dts[0], dts[1])
 			checkDot(t, cj, true, 1)
 			checkDot(t, cj, false, 2)
 		}
