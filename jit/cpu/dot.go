@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
@@ -42,7 +41,7 @@ func dotViews(ls, rs []int, d ir.DotDims) (batch, m, n, k int, a, b matView, ok 
 	if !validDims(ls, rs, d) {
 		return 0, 0, 0, 0, matView{}, matView{}, false
 	}
-	lFree, rFree := freeAxes(len(ls), d.LhsBatch, d.LhsContract), freeAxes(len(rs), d.RhsBatch, d.RhsContract)
+	lFree, rFree := d.LhsFree(len(ls)), d.RhsFree(len(rs))
 	a = newMatView(axisOffsets(ls, d.LhsBatch), axisOffsets(ls, lFree), axisOffsets(ls, d.LhsContract))
 	b = newMatView(axisOffsets(rs, d.RhsBatch), axisOffsets(rs, d.RhsContract), axisOffsets(rs, rFree))
 	return len(a.batch), len(a.rows), len(b.cols), len(a.cols), a, b, true
@@ -80,17 +79,6 @@ func validDims(ls, rs []int, d ir.DotDims) bool {
 		}
 	}
 	return true
-}
-
-// freeAxes returns the axes of a rank-n operand in neither list, in order.
-func freeAxes(n int, batch, contract []int) []int {
-	var free []int
-	for d := range n {
-		if !slices.Contains(batch, d) && !slices.Contains(contract, d) {
-			free = append(free, d)
-		}
-	}
-	return free
 }
 
 // axisOffsets enumerates, row-major over the listed axes of a row-major

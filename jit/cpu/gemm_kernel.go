@@ -20,42 +20,36 @@ type microKernel[T float32 | float64] struct {
 // AVX2 kernels' tile shapes: the kernels on CPUs without AVX2+FMA, on other
 // architectures and with the purego build tag.
 var (
-	goKernelF32 = microKernel[float32]{name: "go 6x16", mr: 6, nr: 16, run: goMicroF32}
-	goKernelF64 = microKernel[float64]{name: "go 6x8", mr: 6, nr: 8, run: goMicroF64}
+	goKernelF32 = microKernel[float32]{name: "go 6x16", mr: 6, nr: 16, run: goMicro[float32](16)}
+	goKernelF64 = microKernel[float64]{name: "go 6x8", mr: 6, nr: 8, run: goMicro[float64](8)}
 )
 
-// goMicroF32 is the float32 micro-kernel in Go (6×16 tile).
-func goMicroF32(kc int, a, b, c []float32, ldc int, accum bool) {
-	const mr, nr = 6, 16
-	var acc [mr * nr]float32
-	a, b = a[:kc*mr], b[:kc*nr]
-	for p := 0; p < kc; p++ {
-		ap, bp := a[p*mr:p*mr+mr], b[p*nr:p*nr+nr]
-		for i, ai := range ap {
-			row := acc[i*nr : i*nr+nr]
-			for j, bj := range bp {
-				row[j] = fma32(ai, bj, row[j])
+// goMicro returns the Go micro-kernel of a 6×nr tile (nr ≤ 16).
+func goMicro[T float32 | float64](nr int) func(kc int, a, b, c []T, ldc int, accum bool) {
+	const mr = 6
+	return func(kc int, a, b, c []T, ldc int, accum bool) {
+		var tile [mr * 16]T
+		acc := tile[:mr*nr]
+		a, b = a[:kc*mr], b[:kc*nr]
+		for p := 0; p < kc; p++ {
+			ap, bp := a[p*mr:p*mr+mr], b[p*nr:p*nr+nr]
+			for i, ai := range ap {
+				row := acc[i*nr : i*nr+nr]
+				for j, bj := range bp {
+					row[j] = fma(ai, bj, row[j])
+				}
 			}
 		}
+		storeTile(acc, nr, c, ldc, accum)
 	}
-	storeTile(acc[:], nr, c, ldc, accum)
 }
 
-// goMicroF64 is the float64 micro-kernel in Go (6×8 tile).
-func goMicroF64(kc int, a, b, c []float64, ldc int, accum bool) {
-	const mr, nr = 6, 8
-	var acc [mr * nr]float64
-	a, b = a[:kc*mr], b[:kc*nr]
-	for p := 0; p < kc; p++ {
-		ap, bp := a[p*mr:p*mr+mr], b[p*nr:p*nr+nr]
-		for i, ai := range ap {
-			row := acc[i*nr : i*nr+nr]
-			for j, bj := range bp {
-				row[j] = math.FMA(ai, bj, row[j])
-			}
-		}
+// fma returns a*b + c rounded once to T.
+func fma[T float32 | float64](a, b, c T) T {
+	if _, ok := any(a).(float32); ok {
+		return T(fma32(float32(a), float32(b), float32(c)))
 	}
-	storeTile(acc[:], nr, c, ldc, accum)
+	return T(math.FMA(float64(a), float64(b), float64(c)))
 }
 
 // storeTile stores (or, with accum, adds) a tile's accumulators, rows of

@@ -52,12 +52,7 @@ func refMicro[T float32 | float64](mr, nr, kc int, a, b, c []T, ldc int, accum b
 		for j := range nr {
 			var acc T
 			for p := range kc {
-				switch x := any(acc).(type) {
-				case float32:
-					acc = T(fma32(float32(a[p*mr+i]), float32(b[p*nr+j]), x))
-				case float64:
-					acc = T(math.FMA(float64(a[p*mr+i]), float64(b[p*nr+j]), x))
-				}
+				acc = fma(a[p*mr+i], b[p*nr+j], acc)
 			}
 			if accum {
 				acc += c[i*ldc+j]

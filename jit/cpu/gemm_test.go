@@ -17,10 +17,10 @@ func dotJaxpr(ls, rs []int, d ir.DotDims, dt, out ir.DType) *ir.ClosedJaxpr {
 	for _, a := range d.LhsBatch {
 		shape = append(shape, ls[a])
 	}
-	for _, a := range freeAxes(len(ls), d.LhsBatch, d.LhsContract) {
+	for _, a := range d.LhsFree(len(ls)) {
 		shape = append(shape, ls[a])
 	}
-	for _, a := range freeAxes(len(rs), d.RhsBatch, d.RhsContract) {
+	for _, a := range d.RhsFree(len(rs)) {
 		shape = append(shape, rs[a])
 	}
 	z := ir.NewVar(ir.Aval{Shape: shape, DType: out})
