@@ -271,19 +271,23 @@ func (r *gemmRun[S, T]) runShared() {
 	}
 }
 
-// blockTasks cuts the current nc columns times all rows into blocks of mc
-// rows, each split into column ranges (multiples of nr) when there are
-// fewer than two blocks per worker.
+// blockTasks cuts the current nc columns times all rows into about two
+// tasks per worker: blocks of at most mc rows (fewer rows, multiples of mr,
+// when there are few), each split into column ranges (multiples of nr)
+// only when the rows alone cannot make enough tasks (each such range packs
+// its block of A again).
 func (r *gemmRun[S, T]) blockTasks() []blockTask {
 	g := r.g
-	rows := (g.m + g.blk.mc - 1) / g.blk.mc
+	want := 2 * g.nw
+	mc := min(g.blk.mc, roundUp((g.m+want-1)/want, g.kern.mr))
+	rows := (g.m + mc - 1) / mc
 	panels := (r.nc + g.kern.nr - 1) / g.kern.nr
-	splits := max(1, min(panels, (2*g.nw+rows-1)/rows))
+	splits := max(1, min(panels, (want+rows-1)/rows))
 	per := (panels + splits - 1) / splits * g.kern.nr
 	var ts []blockTask
-	for ic := 0; ic < g.m; ic += g.blk.mc {
+	for ic := 0; ic < g.m; ic += mc {
 		for j0 := 0; j0 < r.nc; j0 += per {
-			ts = append(ts, blockTask{ic: ic, mc: min(g.blk.mc, g.m-ic), j0: j0, j1: min(r.nc, j0+per)})
+			ts = append(ts, blockTask{ic: ic, mc: min(mc, g.m-ic), j0: j0, j1: min(r.nc, j0+per)})
 		}
 	}
 	return ts
