@@ -20,7 +20,7 @@ func TestRejitNamedFunctionCompilesOnce(t *testing.T) {
 	x := jit.Arange(4, jit.Float32)
 	var compiles, hits int
 	for i := 0; i < 5; i++ {
-		f := jit.Jit(sharedStep)
+		f := jit.Jit(sharedStep) //jitlint:ignore staticargs a named function shares one cache: the loop compiles once, which the test checks
 		if got := f.Call(x).Float32s(); got[3] != 10 {
 			t.Fatalf("iteration %d: sharedStep(3) = %v, want 10", i, got[3])
 		}
@@ -49,7 +49,7 @@ func TestRejitClosureCompilesEachTime(t *testing.T) {
 	x := jit.Arange(4, jit.Float32)
 	for i := 0; i < 3; i++ {
 		k := float32(i + 2)
-		f := jit.Jit(func(x jit.Array) jit.Array { return x.Mul(k) })
+		f := jit.Jit(func(x jit.Array) jit.Array { return x.Mul(k) }) //jitlint:ignore staticargs the test makes a closure per iteration on purpose
 		if got := f.Call(x).Float32s(); got[1] != k {
 			t.Fatalf("iteration %d: closure(1) = %v, want %v (a cache shared across closures would return a stale value)", i, got[1], k)
 		}
@@ -59,7 +59,7 @@ func TestRejitClosureCompilesEachTime(t *testing.T) {
 	}
 	// A literal that captures nothing is a closure as well, as a JAX lambda.
 	for i := 0; i < 2; i++ {
-		if s := callStats(jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) }), x); s.Compiles != 1 {
+		if s := callStats(jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) }), x); s.Compiles != 1 { //jitlint:ignore staticargs the test makes a closure per iteration on purpose
 			t.Errorf("iteration %d: a function literal without captures has stats %+v, want its own compile", i, s)
 		}
 	}
@@ -70,11 +70,11 @@ func TestRejitMethods(t *testing.T) {
 	jit.ClearCaches()
 	total := 0
 	for i := 0; i < 3; i++ {
-		total += callStats(jit.Jit(func(x jit.Array) jit.Array { return scaler.apply(scaler{2}, x) }), x).Compiles
+		total += callStats(jit.Jit(func(x jit.Array) jit.Array { return scaler.apply(scaler{2}, x) }), x).Compiles //jitlint:ignore staticargs the test makes a closure per iteration on purpose
 	}
 	expr := 0
 	for i := 0; i < 3; i++ {
-		f := jit.Jit(scaler.apply, jit.StaticArgnums(0))
+		f := jit.Jit(scaler.apply, jit.StaticArgnums(0)) //jitlint:ignore staticargs a method expression shares one cache: the loop compiles once, which the test checks
 		if got := f.Call(scaler{2}, x).Float32s(); got[3] != 6 {
 			t.Fatalf("scaler.apply(3) = %v, want 6", got[3])
 		}
