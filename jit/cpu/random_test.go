@@ -69,7 +69,7 @@ func TestRandomJaxprsMatchEval(t *testing.T) {
 // tolerance (d·u + (ops + 2)·u_out)·(4K + 4).
 func TestRandomProductsMatchEval(t *testing.T) {
 	seeds := 300
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		seeds = 60
 	}
 	kernels := []struct {
