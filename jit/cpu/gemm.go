@@ -16,12 +16,12 @@ import (
 // for packing to pay, and matrix-vector products, take direct loops.
 //
 // Summation order (what the accuracy tests' tolerance follows from): an
-// element of C is the sum over kc-long chunks of K, in order; each chunk is
-// accumulated from zero with fused multiply-adds in order and added to the
-// element in one rounding, so an element's value has passed through at
-// most kc + ⌈K/kc⌉ - 1 roundings of the compute type. kc depends only on
-// the compute type, never on the micro-kernel, so the assembly and Go
-// kernels agree bit for bit. The direct loops accumulate float32 products
+// element of C is the sum over kc-long chunks of K, in order; each chunk
+// is accumulated from zero with fused multiply-adds in order and added to
+// the element in one rounding, so an element's value has passed through
+// at most min(K, kc) + ⌈K/kc⌉ - 1 roundings of the compute type. kc
+// depends only on the compute type, never on the micro-kernel, so the
+// assembly and Go kernels agree bit for bit. The direct loops accumulate float32 products
 // in float64 (the products are exact there) and round once; float64 ones
 // chain fused multiply-adds over all of K.
 
