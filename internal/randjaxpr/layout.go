@@ -137,7 +137,7 @@ func (g *gen) iota() bool {
 // Float operands are first made small integers (floor, then clamp to
 // [-4, 4]), so that every summation order gives the exact result and the
 // backends can be compared bit for bit (dots of real values, which differ
-// by rounding, are DotProducts' part).
+// by rounding, are Products' part).
 func (g *gen) dot() bool {
 	v := g.pick(func(a ir.Aval) bool { return len(a.Shape) > 0 && a.DType != ir.Bool })
 	if v == nil {
