@@ -215,6 +215,9 @@ func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
 			b.where[out] = ins[0]
 			return nil
 		}
+		if b.periodic(ins[0]) {
+			return errUnfusable // a broadcast its period does not describe
+		}
 	}
 
 	// Free the registers of operands that die here, so the result may
