@@ -4,7 +4,12 @@
 // recorded as a jaxpr (package ir), lowered and compiled by a backend (CPU by
 // default; GPU when the program imports jit/gpu and a CUDA device works),
 // and the executable is cached per input signature: pytree structure,
-// shapes, dtypes, weak types, static argument values and backend.
+// shapes, dtypes, weak types, static argument values and backend. As in
+// JAX, the cache belongs to the function: every Jit of the same top-level
+// function or method expression with equal options shares it, so
+// jit.Jit(Step).Call(x) in a loop compiles once; a function literal or a
+// method value (bound to its receiver) is a new function with its own cache.
+// Stats count each wrapper's own traces, compiles and hits.
 //
 //	heavy := jit.Jit(Heavy)
 //	y := heavy.Call(jit.Arange(1_000_000, jit.Float32)).BlockUntilReady()

@@ -134,12 +134,19 @@ func (g *gen) iota() bool {
 
 // dot emits dot_general of a numeric variable with one of its type,
 // contracting the last dimension and batching the first when rank >= 2.
+// Float operands are first made small integers (floor, then clamp to
+// [-4, 4]), so that every summation order gives the exact result and the
+// backends can be compared bit for bit (dots of real values, which differ
+// by rounding, are Products' part).
 func (g *gen) dot() bool {
 	v := g.pick(func(a ir.Aval) bool { return len(a.Shape) > 0 && a.DType != ir.Bool })
 	if v == nil {
 		return false
 	}
 	w := g.sameType(v)
+	if v.Aval.DType.IsFloat() {
+		v, w = g.smallInts(v), g.smallInts(w)
+	}
 	n := len(v.Aval.Shape)
 	dims := ir.DotDims{LhsContract: []int{n - 1}, RhsContract: []int{n - 1}}
 	var batch, free []int
@@ -158,4 +165,12 @@ func (g *gen) dot() bool {
 	g.emit(ir.DotGeneral, ir.Params{"dimension_numbers": dims, "precision": nil, "preferred_element_type": v.Aval.DType, "out_sharding": nil},
 		strong(v.Aval, shape), v, w)
 	return true
+}
+
+// smallInts emits clamp(-4, floor(v), 4) for a float variable.
+func (g *gen) smallInts(v *ir.Var) *ir.Var {
+	a := strong(v.Aval, v.Aval.Shape)
+	f := g.emit(ir.Floor, nil, a, v)
+	lit := func(x float64) ir.Literal { return ir.Literal{Value: x, Aval: ir.Aval{DType: a.DType}} }
+	return g.emit(ir.Clamp, nil, a, lit(-4), f, lit(4))
 }
