@@ -171,7 +171,7 @@ func TestEvents(t *testing.T) {
 		"traceeffect": "exercised", "batchedcond": "exercised"} // step 6 jits the function with the jit.Cond
 	want := []string{
 		fmt.Sprintf("recompiles step5_recompile.go:%d: 3 compiles in 5 calls: x f32[100] → f32[200] → f32[300] 3", step5),
-		fmt.Sprintf("recompiles step8_padding.go:%d: 3 compiles in 3 calls: n 0 → 1 → 2 3", step8),
+		fmt.Sprintf("recompiles step8_padding.go:%d: 3 compiles in 3 calls: n 2 → 4 → 5 → 6 3", step8),
 		fmt.Sprintf("tracefailures step6_control_flow.go:%d: the trace of ReluBad failed here in the run: "+
 			"TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[5]. <nil>", boolLine),
 	}
