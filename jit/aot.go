@@ -168,11 +168,11 @@ func (c *Compiled) Call(args ...any) (out []Array, err error) {
 	if msg := c.sig.mismatch(f.signature(tree, c.sig.backend)); msg != "" {
 		return nil, &Error{Kind: BadArgument, Msg: "Argument types differ from the types for which this computation was compiled. The mismatches are:\n" + msg, Pos: userPos()}
 	}
-	return c.run(f.leaves), nil
+	return c.run(core, f.leaves), nil
 }
 
-// run executes with flattened leaves.
-func (c *Compiled) run(leaves []leaf) []Array {
+// run executes with flattened leaves, timing the call in caller's stats.
+func (c *Compiled) run(caller *funcCore, leaves []leaf) []Array {
 	bufs := make([]*ir.Buffer, len(leaves))
 	for i, l := range leaves {
 		v := l.arr.val()
@@ -181,11 +181,12 @@ func (c *Compiled) run(leaves []leaf) []Array {
 		}
 		bufs[i] = v.buf
 	}
-	return c.runBuffers(bufs)
+	return c.runBuffers(caller, bufs)
 }
 
-// runBuffers executes with concrete input buffers and wraps the results.
-func (c *Compiled) runBuffers(bufs []*ir.Buffer) []Array {
+// runBuffers executes with concrete input buffers and wraps the results,
+// timing the call in caller's stats.
+func (c *Compiled) runBuffers(caller *funcCore, bufs []*ir.Buffer) []Array {
 	start := time.Now()
 	res, err := c.exe.Execute(bufs)
 	if err != nil {
@@ -197,8 +198,8 @@ func (c *Compiled) runBuffers(bufs []*ir.Buffer) []Array {
 		arrs[i] = concrete(b, outs[i].Type().Weak)
 	}
 	d := int64(time.Since(start))
-	c.core.execTotal.Add(d)
-	c.core.execLast.Store(d)
+	caller.execTotal.Add(d)
+	caller.execLast.Store(d)
 	return arrs
 }
 

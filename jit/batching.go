@@ -145,6 +145,8 @@ func (b *batcher) eqn(e *ir.Eqn, in []bval) []bval {
 		return b.while(e, in)
 	case ir.Jit:
 		return b.jit(e, in)
+	case ir.CustomJVPCall:
+		return b.custom(e, in)
 	case ir.DebugPrint:
 		args := make([]Array, len(in))
 		for k, v := range in {

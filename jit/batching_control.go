@@ -238,19 +238,38 @@ func (b *batcher) while(e *ir.Eqn, in []bval) []bval {
 // jit batches a nested jit equation into a jit equation of the batched
 // inner jaxpr (batched results with the batch dimension in front).
 func (b *batcher) jit(e *ir.Eqn, in []bval) []bval {
-	inner := e.Params["jaxpr"].(*ir.ClosedJaxpr)
+	s, args, outBatched := b.body(e, "jaxpr", in)
+	captured := unifyConsts([]sub{s})
+	cj := &ir.ClosedJaxpr{Jaxpr: s.jaxpr, Name: e.Params["jaxpr"].(*ir.ClosedJaxpr).Name}
 	name, _ := e.Params["name"].(string)
-	args := b.fronts(in)
-	var outBatched []bool
-	s := traceSub("jit", name, batchedAvals(args), func(xs []Array) []Array {
-		res := b.run(inner.Jaxpr, nil, rebatch(xs, args))
+	outs := bind(ir.Jit, ir.Params{"name": name, "jaxpr": cj}, s.jaxpr.OutAvals(), append(captured, args...)...)
+	return withBds(outs, outBatched)
+}
+
+// custom batches a custom_jvp_call into a custom_jvp_call of the batched
+// body with the same rule, as JAX's batching of custom_jvp does (the rule
+// is written for any shape).
+func (b *batcher) custom(e *ir.Eqn, in []bval) []bval {
+	s, args, outBatched := b.body(e, "call_jaxpr", in)
+	name, _ := e.Params["name"].(string)
+	rule, _ := e.Params["jvp"].(ir.JVPRule)
+	n, _ := e.Params["num_consts"].(int)
+	return withBds(stageCustom(name, rule, s, args, n), outBatched)
+}
+
+// body traces the batched body of a call equation (its jaxpr parameter
+// key) on the operands in with their batch dimensions in front, which it
+// returns; outBatched tells which results are batched.
+func (b *batcher) body(e *ir.Eqn, key string, in []bval) (s sub, args []Array, outBatched []bool) {
+	inner := e.Params[key].(*ir.ClosedJaxpr)
+	name, _ := e.Params["name"].(string)
+	fr := b.fronts(in)
+	s = traceSub(e.Prim, name, batchedAvals(fr), func(xs []Array) []Array {
+		res := b.run(inner.Jaxpr, nil, rebatch(xs, fr))
 		outBatched = batchedFlags(res)
 		return frontsArrays(b, res)
 	})
-	captured := unifyConsts([]sub{s})
-	cj := &ir.ClosedJaxpr{Jaxpr: s.jaxpr, Name: inner.Name}
-	outs := bind(ir.Jit, ir.Params{"name": name, "jaxpr": cj}, s.jaxpr.OutAvals(), append(captured, arrays(args)...)...)
-	return withBds(outs, outBatched)
+	return s, arrays(fr), outBatched
 }
 
 // fronts moves the batch dimension of every batched value to 0.

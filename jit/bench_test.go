@@ -2,6 +2,7 @@ package jit_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/jitlint/jitlint/jit"
@@ -31,6 +32,19 @@ func BenchmarkTracePerEquation(b *testing.B) {
 func BenchmarkCachedCall1Element(b *testing.B) {
 	x := jit.Zeros(jit.Float32, 1)
 	b.Run("func(Array)Array", func(b *testing.B) {
+		f := jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) })
+		f.Call(x)
+		b.ReportAllocs()
+		for b.Loop() {
+			f.Call(x)
+		}
+	})
+	b.Run("func(Array)Array,events", func(b *testing.B) {
+		// With JITLINT_EVENTS on, every call is counted at its call site.
+		if err := jit.SetEventsFile(filepath.Join(b.TempDir(), "events.jsonl")); err != nil {
+			b.Fatal(err)
+		}
+		defer jit.SetEventsFile("")
 		f := jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) })
 		f.Call(x)
 		b.ReportAllocs()

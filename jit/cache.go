@@ -1,11 +1,18 @@
 package jit
 
 import (
+	"fmt"
+	"maps"
+	"reflect"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 	"weak"
+
+	"github.com/jitlint/jitlint/jit/events"
 )
 
 // entry is one compiled signature.
@@ -16,21 +23,51 @@ type entry struct {
 	err      any
 }
 
+// fnCache is a compile cache: the executables compiled for a function's
+// signatures and the jaxprs of its calls inside other traces. Every Jit
+// wrapper of one top-level function or method expression with equal
+// options shares one (see cacheFor); any other wrapper has its own.
+type fnCache struct {
+	mu      sync.RWMutex
+	entries map[string]*entry
+	order   []*entry // in compile order, for Signatures and explanations
+	nested  map[string]*nestedEntry
+}
+
+func newFnCache() *fnCache {
+	return &fnCache{entries: map[string]*entry{}, nested: map[string]*nestedEntry{}}
+}
+
+// clear drops every entry.
+func (fc *fnCache) clear() {
+	fc.mu.Lock()
+	fc.entries = map[string]*entry{}
+	fc.order = nil
+	fc.nested = map[string]*nestedEntry{}
+	fc.mu.Unlock()
+}
+
 // lookup returns the compiled entry for key, compiling it on a miss. Only
-// one goroutine compiles a given key; others wait for it.
+// one goroutine compiles a given key; others wait for it. The wrapper that
+// compiles counts the trace and compile, one that finds the entry a hit.
 func (c *funcCore) lookup(key []byte, sig func() *signature) *entry {
-	c.mu.RLock()
-	e, ok := c.entries[string(key)]
-	c.mu.RUnlock()
+	var site callSite
+	if eventsOut.Load() != nil {
+		site = countCall()
+	}
+	fc := c.cache
+	fc.mu.RLock()
+	e, ok := fc.entries[string(key)]
+	fc.mu.RUnlock()
 	if !ok {
-		c.mu.Lock()
-		if e, ok = c.entries[string(key)]; !ok {
+		fc.mu.Lock()
+		if e, ok = fc.entries[string(key)]; !ok {
 			e = &entry{done: make(chan struct{})}
-			c.entries[string(key)] = e
+			fc.entries[string(key)] = e
 		}
-		c.mu.Unlock()
+		fc.mu.Unlock()
 		if !ok {
-			c.compileEntry(string(key), e, sig())
+			c.compileEntry(string(key), e, sig(), site)
 		}
 	}
 	<-e.done
@@ -43,26 +80,33 @@ func (c *funcCore) lookup(key []byte, sig func() *signature) *entry {
 	return e
 }
 
-// compileEntry traces, lowers and compiles a new signature, explaining the
-// miss and logging the phases when asked to.
-func (c *funcCore) compileEntry(key string, e *entry, sig *signature) {
-	callPos := userPos()
+// compileEntry traces, lowers and compiles a new signature for the call at
+// site (counted when events are on), explaining the miss and logging the
+// phases when asked to.
+func (c *funcCore) compileEntry(key string, e *entry, sig *signature, site callSite) {
+	var callPos string
+	if site.pos != nil {
+		callPos = site.pos.String()
+	} else {
+		callPos = userPos()
+	}
 	start := time.Now()
+	fc := c.cache
 	defer close(e.done)
 	defer func() {
 		if r := recover(); r != nil {
 			e.err = r
-			c.mu.Lock()
-			delete(c.entries, key)
-			c.mu.Unlock()
+			fc.mu.Lock()
+			delete(fc.entries, key)
+			fc.mu.Unlock()
 		}
 	}()
-	c.mu.RLock()
-	prev := make([]*signature, 0, len(c.order))
-	for _, p := range c.order {
+	fc.mu.RLock()
+	prev := make([]*signature, 0, len(fc.order))
+	for _, p := range fc.order {
 		prev = append(prev, p.sig)
 	}
-	c.mu.RUnlock()
+	fc.mu.RUnlock()
 	tr, err := c.trace("jit", sig)
 	if err != nil {
 		panic(err)
@@ -79,18 +123,18 @@ func (c *funcCore) compileEntry(key string, e *entry, sig *signature) {
 	}
 	compiled := time.Now()
 	e.sig, e.compiled = sig, comp
-	c.mu.Lock()
-	c.order = append(c.order, e)
-	c.mu.Unlock()
+	fc.mu.Lock()
+	fc.order = append(fc.order, e)
+	fc.mu.Unlock()
 	if explainMisses.Load() && len(prev) > 0 {
 		logf("%s", c.explainMiss(callPos, time.Since(start), sig, prev))
 	}
 	if eventsOut.Load() != nil {
 		defPos, _ := c.source()
-		ev := &Event{Event: "compile", Function: c.name, DefinedAt: defPos, CallSite: callPos, Signature: sig.String(),
-			TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
+		ev := &events.Event{Event: events.Compile, Function: c.name, DefinedAt: defPos, CallSite: callPos, Calls: site.calls,
+			Signature: sig.String(), TraceMS: ms(traced.Sub(start)), LowerMS: ms(lowered.Sub(traced)), CompileMS: ms(compiled.Sub(lowered))}
 		if len(prev) > 0 {
-			ev.Event, ev.Changes = "cache_miss", closest(sig, prev).changes(sig)
+			ev.Event, ev.Changes = events.CacheMiss, closest(sig, prev).changes(sig)
 			ev.Cause = strings.TrimRight(diffText(ev.Changes), "\n")
 		}
 		emitEvent(ev)
@@ -102,33 +146,85 @@ func (c *funcCore) compileEntry(key string, e *entry, sig *signature) {
 func ClearCaches() {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	for wp := range allCores {
-		c := wp.Value()
-		if c == nil {
-			continue
+	for wp := range allCaches {
+		if fc := wp.Value(); fc != nil {
+			fc.clear()
 		}
-		c.mu.Lock()
-		c.entries = map[string]*entry{}
-		c.order = nil
-		c.nested = map[string]*nestedEntry{}
-		c.mu.Unlock()
 	}
 }
 
 var (
 	registryMu sync.Mutex
-	allCores   = map[weak.Pointer[funcCore]]struct{}{} // every live jitted function, for ClearCaches
+	allCaches  = map[weak.Pointer[fnCache]]struct{}{} // every live compile cache, for ClearCaches
+	// shared holds the caches of top-level functions and method
+	// expressions, by identity and options; they live as long as the
+	// program, as the functions do.
+	shared = map[sharedKey]*fnCache{}
 )
 
-// register records c for ClearCaches until it is garbage collected.
-func register(c *funcCore) {
-	wp := weak.Make(c)
+// sharedKey identifies the cache of a function without captured state:
+// its code pointer and type, and the options that change what it compiles
+// or how it is named.
+type sharedKey struct {
+	pc      uintptr
+	typ     reflect.Type
+	name    string
+	backend string
+	static  string
+}
+
+// cacheFor returns the compile cache of a new wrapper of fn: the shared one
+// of a top-level function or method expression with these options, or a
+// new one of its own for a closure (a function literal, which may capture
+// variables, even when it captures none, as a JAX lambda is a new function)
+// or a method value (bound to its receiver).
+func cacheFor(fn reflect.Value, o options) *fnCache {
 	registryMu.Lock()
-	allCores[wp] = struct{}{}
-	registryMu.Unlock()
-	runtime.AddCleanup(c, func(wp weak.Pointer[funcCore]) {
+	defer registryMu.Unlock()
+	if !hasIdentity(fn) {
+		fc := newFnCache()
+		registerCache(fc)
+		return fc
+	}
+	static := slices.Sorted(maps.Keys(o.static))
+	k := sharedKey{pc: fn.Pointer(), typ: fn.Type(), name: o.name, backend: o.backend, static: fmt.Sprint(static)}
+	fc := shared[k]
+	if fc == nil {
+		fc = newFnCache()
+		shared[k] = fc
+		registerCache(fc)
+	}
+	return fc
+}
+
+// closureName matches the symbol of a function literal ("pkg.F.func1",
+// "pkg.F.func1.2", "pkg.init.func3", "pkg.F[...].func1").
+var closureName = regexp.MustCompile(`\.func\d+(\.\d+)*$`)
+
+// hasIdentity reports whether fn is a top-level function or a method
+// expression: a function with no captured state, named by its symbol.
+// Function literals, method values ("-fm" wrappers bound to a receiver)
+// and the functions Vmap, Grad and ValueAndGrad return have none.
+func hasIdentity(fn reflect.Value) bool {
+	if _, ok := transformedName(fn); ok {
+		return false
+	}
+	f := runtime.FuncForPC(fn.Pointer())
+	if f == nil {
+		return false
+	}
+	name := f.Name()
+	return !strings.HasSuffix(name, "-fm") && !closureName.MatchString(name)
+}
+
+// registerCache records fc for ClearCaches until it is garbage collected
+// (registryMu held).
+func registerCache(fc *fnCache) {
+	wp := weak.Make(fc)
+	allCaches[wp] = struct{}{}
+	runtime.AddCleanup(fc, func(wp weak.Pointer[fnCache]) {
 		registryMu.Lock()
-		delete(allCores, wp)
+		delete(allCaches, wp)
 		registryMu.Unlock()
 	}, wp)
 }

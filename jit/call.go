@@ -18,7 +18,7 @@ func (c *funcCore) callReflect(args []reflect.Value) []reflect.Value {
 		f2, tree2 := c.flattenArgs(args, false, true)
 		return f2.signature(tree2, bk)
 	})
-	outs := e.compiled.run(f.leaves)
+	outs := e.compiled.run(c, f.leaves)
 	return e.compiled.outTree.buildTuple(outs)
 }
 
@@ -45,7 +45,7 @@ func (c *funcCore) callArrays(xs []Array) Array {
 		f, tree := c.flattenArgs(reflectValues(xs), false, true)
 		return f.signature(tree, bk)
 	})
-	return e.compiled.runBuffers(bufs)[0]
+	return e.compiled.runBuffers(c, bufs)[0]
 }
 
 // callSlow is callArrays through the general path (inside a trace).
@@ -77,14 +77,15 @@ type nestedEntry struct {
 func (c *funcCore) callNested(args []reflect.Value) []reflect.Value {
 	f, tree := c.flattenArgs(args, false, true)
 	sig := f.signature(tree, "")
-	c.mu.RLock()
-	ne := c.nested[string(f.key)]
-	c.mu.RUnlock()
+	fc := c.cache
+	fc.mu.RLock()
+	ne := fc.nested[string(f.key)]
+	fc.mu.RUnlock()
 	if ne == nil || !ne.live() {
 		ne = c.traceNested(sig)
-		c.mu.Lock()
-		c.nested[string(f.key)] = ne
-		c.mu.Unlock()
+		fc.mu.Lock()
+		fc.nested[string(f.key)] = ne
+		fc.mu.Unlock()
 	}
 	operands := make([]Array, 0, len(ne.consts)+len(f.leaves))
 	for _, cv := range ne.consts {

@@ -3,7 +3,6 @@ package jit_test
 import (
 	"bytes"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/jitlint/jitlint/jit"
@@ -160,8 +159,8 @@ func TestNestedJitAndDebugPrint(t *testing.T) {
 		return inner.Call(x).Add(inner.Call(x.Add(1)))
 	})
 	var buf bytes.Buffer
-	eval.Stdout = &buf
-	defer func() { eval.Stdout = os.Stdout }()
+	eval.SetPrintOutput(&buf)
+	defer eval.SetPrintOutput(nil)
 	closeTo(t, "nested jit", outer.Call(jit.FromSlice([]float32{1, 2})).Float32s(), []float64{9, 15}, 0)
 	outer.Call(jit.FromSlice([]float32{5, 6}))
 	if got := buf.String(); got != "x = [1. 2.]\nx = [5. 6.]\n" {
@@ -182,5 +181,29 @@ func TestNestedJitAndDebugPrint(t *testing.T) {
 	}
 	if jits != 2 || prints != 1 {
 		t.Errorf("want 2 jit equations and 1 debug_print, got %d and %d:\n%s", jits, prints, tr.Jaxpr())
+	}
+}
+
+// TestDebugPrintOutsideTrace: outside traced code DebugPrint prints at once,
+// Arrays numpy-style and Go numbers as weakly typed scalars, where the staged
+// equation would print; inside a trace a print of only Go numbers is staged.
+func TestDebugPrintOutsideTrace(t *testing.T) {
+	var buf bytes.Buffer
+	eval.SetPrintOutput(&buf)
+	defer eval.SetPrintOutput(nil)
+	jit.DebugPrint("x = %v, n = %v", jit.FromSlice([]float32{1, 2.5}), 3)
+	jit.DebugPrint("done\n")
+	if got, want := buf.String(), "x = [1.  2.5], n = 3\ndone\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+	buf.Reset()
+	f := jit.Jit(func(x jit.Array) jit.Array {
+		jit.DebugPrint("n = %v", 7)
+		return x
+	})
+	f.Call(jit.FromSlice([]float32{1}))
+	f.Call(jit.FromSlice([]float32{2}))
+	if got, want := buf.String(), "n = 7\nn = 7\n"; got != want {
+		t.Errorf("a print of Go numbers in traced code printed %q over two calls, want %q (staged, once per run)", got, want)
 	}
 }

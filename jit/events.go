@@ -1,33 +1,15 @@
 package jit
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// Event is one line of the events file (JITLINT_EVENTS): a function traced,
-// lowered and compiled for a new signature. Event is "compile" for a
-// function's first signature and "cache_miss" for each later one, which
-// carries the reason (Cause, Changes) compared with the closest signature
-// compiled before, as the cache-miss explanation gives it.
-type Event struct {
-	Time      time.Time `json:"time"`
-	Event     string    `json:"event"`
-	Function  string    `json:"function"`
-	DefinedAt string    `json:"defined_at"` // file:line of the function
-	CallSite  string    `json:"call_site"`  // file:line of the call that compiled
-	Signature string    `json:"signature"`
-	Cause     string    `json:"cause,omitempty"`
-	Changes   []change  `json:"changes,omitempty"`
-	TraceMS   float64   `json:"trace_ms"`
-	LowerMS   float64   `json:"lower_ms"`
-	CompileMS float64   `json:"compile_ms"`
-	PID       int       `json:"pid"`
-}
+	"github.com/jitlint/jitlint/jit/events"
+	"github.com/jitlint/jitlint/jit/ir"
+)
 
 // eventsOut is the open events file, nil when events are off.
 var (
@@ -44,13 +26,14 @@ func init() {
 	}
 }
 
-// SetEventsFile makes every compile append one JSON line (an Event) to the
-// file at path, created if needed; "" turns events off. The environment
-// variable JITLINT_EVENTS sets it at start-up. Each line is appended with a
-// single write to a file opened with O_APPEND, so lines of concurrent
-// compiles, and of several processes sharing the file, do not interleave.
-// A write that fails is reported once on standard error and never stops the
-// program.
+// SetEventsFile makes every compile and every failed trace append one JSON
+// line (an events.Event) to the file at path, created if needed; "" turns
+// events off. The environment variable JITLINT_EVENTS sets it at start-up.
+// While events are on, the calls of jitted functions are counted at their
+// call sites. Each line is appended with a single write to a file opened
+// with O_APPEND, so lines of concurrent compiles, and of several processes
+// sharing the file, do not interleave. A write that fails is reported once
+// on standard error and never stops the program.
 func SetEventsFile(path string) error {
 	eventsMu.Lock()
 	defer eventsMu.Unlock()
@@ -67,17 +50,32 @@ func SetEventsFile(path string) error {
 	return nil
 }
 
-// emitEvent appends e to the events file when there is one.
-func emitEvent(e *Event) {
+// emitEvent appends e to the events file when there is one, with the
+// hashes of the files its positions name.
+func emitEvent(e *events.Event) {
 	f := eventsOut.Load()
 	if f == nil {
 		return
 	}
 	e.Time = time.Now()
 	e.PID = os.Getpid()
-	line, err := json.Marshal(e)
+	positions := []string{e.CallSite, e.DefinedAt}
+	if e.Failure != nil {
+		positions = append(positions, e.Failure.At)
+	}
+	for _, pos := range positions {
+		if file, _, ok := events.SplitPos(pos); ok {
+			if h := sourceHash(file); h != "" {
+				if e.Sources == nil {
+					e.Sources = map[string]string{}
+				}
+				e.Sources[file] = h
+			}
+		}
+	}
+	line, err := events.Encode(e)
 	if err == nil {
-		_, err = f.Write(append(line, '\n'))
+		_, err = f.Write(line)
 	}
 	if err != nil {
 		eventsWarn.Do(func() {
@@ -88,3 +86,68 @@ func emitEvent(e *Event) {
 
 // ms converts a duration to milliseconds.
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// sourceHashes caches the hash of each source file an event names (""
+// for a file that cannot be read, as in a binary run away from its source).
+var sourceHashes sync.Map // file → string
+
+// sourceHash returns the hash of file's content when the process first
+// named it, or "".
+func sourceHash(file string) string {
+	if h, ok := sourceHashes.Load(file); ok {
+		return h.(string)
+	}
+	h := ""
+	if data, err := os.ReadFile(file); err == nil {
+		h = events.Hash(data)
+	}
+	actual, _ := sourceHashes.LoadOrStore(file, h)
+	return actual.(string)
+}
+
+// siteCalls counts the calls of jitted functions at each call site while
+// events are on.
+var siteCalls sync.Map // ir.Pos → *atomic.Int64
+
+// callSite is a call of a jitted function in the user's code: its
+// position and the number of calls made there so far, this one included.
+type callSite struct {
+	pos   *ir.Pos
+	calls int
+}
+
+// countCall finds the user's call that is being made and counts it.
+func countCall() callSite {
+	pos := userSite()
+	if pos == nil {
+		return callSite{}
+	}
+	n, ok := siteCalls.Load(*pos)
+	if !ok {
+		n, _ = siteCalls.LoadOrStore(*pos, new(atomic.Int64))
+	}
+	return callSite{pos, int(n.(*atomic.Int64).Add(1))}
+}
+
+// callsAt returns the number of calls counted at the file:line pos.
+func callsAt(pos string) int {
+	file, line, _ := events.SplitPos(pos)
+	if n, ok := siteCalls.Load(ir.Pos{File: file, Line: line}); ok {
+		return int(n.(*atomic.Int64).Load())
+	}
+	return 0
+}
+
+// recordTraceError writes a TraceError event when the trace of c for sig
+// ended in *err and is not nested in another trace (whose own failure
+// records it).
+func (c *funcCore) recordTraceError(sig *signature, err *error) {
+	e, ok := (*err).(*Error)
+	if !ok || eventsOut.Load() == nil || currentTrace() != nil {
+		return
+	}
+	defPos, _ := c.source()
+	pos := userPos()
+	emitEvent(&events.Event{Event: events.TraceError, Function: c.name, DefinedAt: defPos, CallSite: pos, Calls: callsAt(pos),
+		Signature: sig.String(), Failure: &events.Failure{Kind: e.Kind.String(), Message: e.Msg, At: e.Pos}})
+}

@@ -1,8 +1,6 @@
 package jit_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,25 +11,21 @@ import (
 	"testing"
 
 	"github.com/jitlint/jitlint/jit"
+	"github.com/jitlint/jitlint/jit/events"
 )
 
-// readEvents parses the events file, failing on any line that is not one
-// JSON object.
-func readEvents(t *testing.T, path string) []jit.Event {
+// readEvents decodes the events file, failing on any line that is not one
+// event.
+func readEvents(t *testing.T, path string) []events.Event {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var evs []jit.Event
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var e jit.Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("line %d is not one JSON event: %v\n%s", len(evs)+1, err, sc.Text())
-		}
-		evs = append(evs, e)
+	evs, err := events.Decode(f)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return evs
 }
@@ -58,24 +52,82 @@ func TestEventsContent(t *testing.T) {
 		t.Fatalf("%d events, want 2 (two compiles, one hit): %+v", len(evs), evs)
 	}
 	_, file, _, _ := runtime.Caller(0)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, e := range evs {
 		if e.Function != "scaleBy" || e.DefinedAt != fmt.Sprintf("%s:%d", file, scaleByLine) ||
-			e.CallSite != fmt.Sprintf("%s:%d", file, lines[i]) || e.PID != os.Getpid() {
+			e.CallSite != fmt.Sprintf("%s:%d", file, lines[i]) || e.PID != os.Getpid() || e.Calls != i+1 {
 			t.Errorf("event %d: %+v", i, e)
+		}
+		if len(e.Sources) != 1 || e.Sources[file] != events.Hash(src) {
+			t.Errorf("event %d: sources %v, want this file's hash", i, e.Sources)
 		}
 		if e.TraceMS <= 0 || e.LowerMS < 0 || e.CompileMS < 0 {
 			t.Errorf("event %d durations: trace %v lower %v compile %v ms", i, e.TraceMS, e.LowerMS, e.CompileMS)
 		}
 	}
-	if evs[0].Event != "compile" || evs[0].Cause != "" || evs[0].Signature != "(n=2, x: f32[4]) on cpu" {
+	if evs[0].Event != events.Compile || evs[0].Cause != "" || evs[0].Signature != "(n=2, x: f32[4]) on cpu" {
 		t.Errorf("first event: %+v", evs[0])
 	}
 	second := evs[1]
-	if second.Event != "cache_miss" || len(second.Changes) != 1 ||
+	if second.Event != events.CacheMiss || len(second.Changes) != 1 ||
 		fmt.Sprintf("%+v", second.Changes[0]) != "{Kind:static Path:n Before:2 Now:3}" ||
 		!strings.Contains(second.Cause, "different static arguments") || !strings.Contains(second.Cause, "at n, now 3 and before 2") {
 		t.Errorf("second event: %+v", second)
 	}
+}
+
+// TestEventsCallsAndTraceErrors: the calls at a site are counted, hits
+// included, and a failed trace writes one trace_error event at the line
+// where it failed, also when it fails in a jitted function called by
+// another one.
+func TestEventsCallsAndTraceErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := jit.SetEventsFile(path); err != nil {
+		t.Fatal(err)
+	}
+	defer jit.SetEventsFile("")
+	x := jit.Zeros(jit.Float32, 3)
+	f := jit.Jit(func(x jit.Array) jit.Array { return x.Neg() })
+	var callLines []string
+	for _, n := range []int{3, 3, 4, 4, 5} {
+		f.Call(jit.Zeros(jit.Float32, n))
+		callLines = append(callLines, lineBefore())
+	}
+	catch(t, func() { jit.Jit(reluBad).Call(x) })
+	badCall := lineBefore()
+	outer := jit.Jit(func(x jit.Array) jit.Array { return jit.Jit(reluBad).Call(x).Exp() })
+	catch(t, func() { outer.Call(x) })
+	outerCall := lineBefore()
+
+	evs := readEvents(t, path)
+	var got []string
+	for _, e := range evs {
+		s := fmt.Sprintf("%s %s calls=%d", e.Event, e.CallSite, e.Calls)
+		if e.Failure != nil {
+			s += fmt.Sprintf(" %s at %s", e.Failure.Kind, e.Failure.At)
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		fmt.Sprintf("compile %s calls=1", callLines[0]),
+		fmt.Sprintf("cache_miss %s calls=3", callLines[2]),
+		fmt.Sprintf("cache_miss %s calls=5", callLines[4]),
+		fmt.Sprintf("trace_error %s calls=1 TracerBoolConversionError at %s", badCall, boolLine),
+		fmt.Sprintf("trace_error %s calls=1 TracerBoolConversionError at %s", outerCall, boolLine),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// lineBefore returns this file's name and the line before the call: the
+// statement the test has just run.
+func lineBefore() string {
+	_, file, line, _ := runtime.Caller(1)
+	return fmt.Sprintf("%s:%d", file, line-1)
 }
 
 func TestEventsConcurrentLinesStayWhole(t *testing.T) {
@@ -101,7 +153,7 @@ func TestEventsConcurrentLinesStayWhole(t *testing.T) {
 	}
 	misses := 0
 	for _, e := range evs {
-		if e.Event == "cache_miss" {
+		if e.Event == events.CacheMiss {
 			misses++
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jitlint/jitlint/jit/events"
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
@@ -72,39 +73,29 @@ func shapeDistance(a, b []int) int {
 	return d
 }
 
-// change is one difference between a compiled signature and a call's:
-// Kind is "pytree", "backend", "type", "weak_type" or "static"; Path names
-// the argument (empty for pytree and backend).
-type change struct {
-	Kind   string `json:"kind"`
-	Path   string `json:"path,omitempty"`
-	Before string `json:"before"`
-	Now    string `json:"now"`
-}
-
 // changes lists the differences between s (before) and now; a different
 // pytree structure is the only one reported when there is one.
-func (s *signature) changes(now *signature) []change {
+func (s *signature) changes(now *signature) []events.Change {
 	if s.tree.String() != now.tree.String() {
-		return []change{{Kind: "pytree", Before: s.tree.String(), Now: now.tree.String()}}
+		return []events.Change{{Kind: "pytree", Before: s.tree.String(), Now: now.tree.String()}}
 	}
-	var out []change
+	var out []events.Change
 	if s.backend != now.backend {
-		out = append(out, change{Kind: "backend", Before: s.backend, Now: now.backend})
+		out = append(out, events.Change{Kind: events.BackendChange, Before: s.backend, Now: now.backend})
 	}
 	for i := range s.avals {
 		a, n := s.avals[i], now.avals[i]
 		switch {
 		case a.Equal(n):
 		case a.TypeMatch(n):
-			out = append(out, change{Kind: "weak_type", Path: now.paths[i], Before: weakString(a), Now: weakString(n)})
+			out = append(out, events.Change{Kind: events.WeakChange, Path: now.paths[i], Before: weakString(a), Now: weakString(n)})
 		default:
-			out = append(out, change{Kind: "type", Path: now.paths[i], Before: a.String(), Now: n.String()})
+			out = append(out, events.Change{Kind: events.TypeChange, Path: now.paths[i], Before: a.String(), Now: n.String()})
 		}
 	}
 	for i := range s.statics {
 		if s.statics[i].v != now.statics[i].v {
-			out = append(out, change{Kind: "static", Path: now.statics[i].path,
+			out = append(out, events.Change{Kind: events.StaticChange, Path: now.statics[i].path,
 				Before: fmt.Sprintf("%#v", s.statics[i].v), Now: fmt.Sprintf("%#v", now.statics[i].v)})
 		}
 	}
@@ -112,20 +103,20 @@ func (s *signature) changes(now *signature) []change {
 }
 
 // diffText renders changes as the cache-miss explanation lists them.
-func diffText(cs []change) string {
+func diffText(cs []events.Change) string {
 	var b strings.Builder
 	var types, statics []string
 	weak := false
 	for _, c := range cs {
 		switch c.Kind {
-		case "pytree":
+		case events.PytreeChange:
 			fmt.Fprintf(&b, "  different input pytree:\n  * now %s and before %s\n", c.Now, c.Before)
-		case "backend":
+		case events.BackendChange:
 			fmt.Fprintf(&b, "  different backend:\n  * now %s and before %s\n", c.Now, c.Before)
-		case "type", "weak_type":
-			weak = weak || c.Kind == "weak_type"
+		case events.TypeChange, events.WeakChange:
+			weak = weak || c.Kind == events.WeakChange
 			types = append(types, fmt.Sprintf("  * at %s, now %s and before %s", c.Path, c.Now, c.Before))
-		case "static":
+		case events.StaticChange:
 			statics = append(statics, fmt.Sprintf("  * at %s, now %s and before %s", c.Path, c.Now, c.Before))
 		}
 	}

@@ -33,11 +33,11 @@ type funcCore struct {
 	static map[int]bool
 	pinned string // Backend option, or "" for DefaultBackend()
 
-	mu      sync.RWMutex
-	entries map[string]*entry
-	order   []*entry // in compile order, for Signatures and explanations
-	nested  map[string]*nestedEntry
-	stats   Stats
+	cache *fnCache
+	// mu guards stats; the counters and times are the wrapper's own even
+	// when its cache is shared.
+	mu    sync.RWMutex
+	stats Stats
 	// the hit path updates only atomics
 	hits                atomic.Int64
 	execTotal, execLast atomic.Int64 // nanoseconds
@@ -84,10 +84,7 @@ func newCore(fn reflect.Value, opts []Option) *funcCore {
 	if name == "" {
 		name = funcName(fn)
 	}
-	c := &funcCore{fn: fn, typ: typ, name: name, static: o.static, pinned: o.backend,
-		entries: map[string]*entry{}, nested: map[string]*nestedEntry{}}
-	register(c)
-	return c
+	return &funcCore{fn: fn, typ: typ, name: name, static: o.static, pinned: o.backend, cache: cacheFor(fn, o)}
 }
 
 // source returns where the function is defined and its parameter names.
@@ -137,13 +134,14 @@ func (c *funcCore) snapshot() Stats {
 }
 
 // Signatures lists the input signatures compiled so far, in order, e.g.
-// "(x: f32[4])" or "(n=3, x: f32[4]) on cpu".
+// "(x: f32[4])" or "(n=3, x: f32[4]) on cpu": those of the function's
+// cache, which wrappers of one top-level function share.
 func (f *Func[F]) Signatures() []string {
-	c := f.core
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	out := make([]string, len(c.order))
-	for i, e := range c.order {
+	fc := f.core.cache
+	fc.mu.RLock()
+	defer fc.mu.RUnlock()
+	out := make([]string, len(fc.order))
+	for i, e := range fc.order {
 		out[i] = e.sig.String()
 	}
 	return out

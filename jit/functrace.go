@@ -10,6 +10,7 @@ import (
 
 // trace traces the function for a signature into a closed jaxpr.
 func (c *funcCore) trace(kind string, sig *signature) (tr *Traced, err error) {
+	defer c.recordTraceError(sig, &err)
 	defer recoverError(&err)
 	start := time.Now()
 	t := pushTrace(kind, c.name)

@@ -303,3 +303,47 @@ func TestGradAccumulatesWithAddAny(t *testing.T) {
 		t.Errorf("d(x²)/dx at 3 = %v, want 6", got)
 	}
 }
+
+// TestReluJaxprMatchesJAX: jax.make_jaxpr(jax.nn.relu) and
+// jax.make_jaxpr(jax.grad(lambda x: jax.nn.relu(x).sum())) on f32[3], as
+// derived from JAX 0.11's source (not from a run): relu is
+// custom_jvp(jit(maximum(x, 0))); custom_jvp_call's printing rule shows
+// name first and the rule function's name (defjvps calls it jvp); the
+// gradient restages the custom_jvp_call, then its rule's forward part
+// (x > 0 and the zeros of full_like(g, 0)), then the transpose of
+// select(x > 0, g, zeros).
+func TestReluJaxprMatchesJAX(t *testing.T) {
+	call := `custom_jvp_call[
+      name=relu
+      call_jaxpr={ lambda ; c:f32[3]. let
+          d:f32[3] = jit[
+            name=relu
+            jaxpr={ lambda ; c:f32[3]. let d:f32[3] = max c 0.0:f32[] in (d,) }
+          ] c
+        in (d,) }
+      jvp=jvp
+      symbolic_zeros=False
+    ] a`
+	for name, c := range map[string]struct {
+		fn   any
+		want string
+	}{
+		"relu": {jit.Relu, "{ lambda ; a:f32[3]. let\n    b:f32[3] = " + call + "\n  in (b,) }"},
+		"grad": {jit.Grad[gradFn](func(x jit.Array) jit.Array { return jit.Relu(x).Sum() }), "{ lambda ; a:f32[3]. let\n    b:f32[3] = " + call + `
+    e:bool[3] = gt a 0.0:f32[]
+    _:f32[3] = broadcast_in_dim 0.0:f32[]
+    _:f32[] = reduce_sum[axes=(0,) out_sharding=None] b
+    f:f32[3] = broadcast_in_dim 1.0:f32[]
+    g:f32[3] = broadcast_in_dim 0.0:f32[]
+    h:f32[3] = select_n e g f
+  in (h,) }`},
+	} {
+		cj, err := jit.MakeJaxpr(c.fn)(jit.Spec(jit.Float32, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cj.String(); got != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", name, got, c.want)
+		}
+	}
+}

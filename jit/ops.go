@@ -155,14 +155,6 @@ func (a Array) Ceil() Array { return unary(ir.Ceil, a, true, nil) }
 // Logistic returns 1 / (1 + e**-a) (the sigmoid).
 func (a Array) Logistic() Array { return unary(ir.Logistic, a, true, nil) }
 
-// Relu returns max(x, 0).
-func Relu(x Array) Array { return x.Max(0) }
-
-// Softplus returns log(1 + e**x), computed stably as log1p(e**-|x|) + max(x, 0).
-func Softplus(x Array) Array {
-	return x.Abs().Neg().Exp().Log1p().Add(x.Max(0))
-}
-
 // Where chooses x where cond is true and y elsewhere, elementwise (one
 // select_n equation: `select_n cond y x`). cond, x and y broadcast together;
 // each may be an Array or a Go number.

@@ -28,19 +28,20 @@ var (
 
 func init() { siteMap.Store(&map[chainKey]*ir.Pos{}) }
 
-// stagingSite returns the position of the user's call that is staging an
-// equation: the first frame outside jit, its subpackages, the runtime and
-// reflect. It is called by bind. The call chain is identified by walking
-// frame pointers (cheap) and resolved with the full unwinder (userFrame)
-// only the first time it is seen.
+// userSite returns the position of the user's call that is being made:
+// the first frame outside jit, its subpackages, the runtime and reflect.
+// bind calls it for the equation it stages, and lookup (while events are
+// on) for the call of a jitted function. The call chain is identified by
+// walking frame pointers (cheap) and resolved with the full unwinder
+// (userFrame) only the first time it is seen.
 //
 // Two calls at different lines of one frameless function with the same chain
 // above them would share a key; a function keeps no frame only when nothing
-// is live across its calls, so it can stage at most one equation from its own
-// arguments and this does not arise in traced code.
+// is live across its calls, so it can make at most one such call with its
+// own arguments and this does not arise in practice.
 //
 //go:noinline
-func stagingSite() *ir.Pos {
+func userSite() *ir.Pos {
 	var key chainKey
 	fpCallers(key[:])
 	if pos, ok := (*siteMap.Load())[key]; ok {

@@ -87,7 +87,7 @@ func bind(prim string, params ir.Params, outs []ir.Aval, args ...Array) []Array 
 	for i, a := range args {
 		in[i] = t.atom(a.val())
 	}
-	eqn := &ir.Eqn{Prim: prim, Params: params, In: in, Out: make([]*ir.Var, len(outs)), Source: stagingSite()}
+	eqn := &ir.Eqn{Prim: prim, Params: params, In: in, Out: make([]*ir.Var, len(outs)), Source: userSite()}
 	res := make([]Array, len(outs))
 	for i, o := range outs {
 		v := ir.NewVar(o)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/randjaxpr"
+	"github.com/jitlint/jitlint/jit/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )

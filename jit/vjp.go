@@ -154,11 +154,13 @@ func (d *vjp) backward(ct map[*ir.Var]Array) {
 func accumulate(ct map[*ir.Var]Array, v *ir.Var, g Array) {
 	g = convertTo(g, v.Aval.DType, v.Aval.Weak)
 	if old, ok := ct[v]; ok {
-		ct[v] = bind(ir.AddAny, nil, []ir.Aval{v.Aval}, old, g)[0]
-		return
+		g = addAny(old, g)
 	}
 	ct[v] = g
 }
+
+// addAny stages add_any a b: the sum of two cotangents, as JAX prints it.
+func addAny(a, b Array) Array { return bind(ir.AddAny, nil, []ir.Aval{a.val().aval}, a, b)[0] }
 
 // unbroadcast sums a cotangent of the result's shape down to an operand's
 // type (JAX's _unbroadcast): over every dimension of a scalar operand, or

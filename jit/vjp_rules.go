@@ -40,20 +40,7 @@ func vjpRule(e *ir.Eqn, in []Array, act []bool) ([]Array, backward) {
 		return outs, one(func(ct Array) Array { return convertTo(ct, xa.DType, xa.Weak) })
 	case ir.SelectN:
 		return outs, func(ct []Array) []Array {
-			res := make([]Array, len(in))
-			for i := 1; i < len(in); i++ {
-				if act[i] {
-					cases := make([]Array, len(in)-1)
-					for j := range cases {
-						cases[j] = zerosLike(ct[0].val().aval)
-						if j == i-1 {
-							cases[j] = ct[0]
-						}
-					}
-					res[i] = bind(ir.SelectN, nil, []ir.Aval{ct[0].val().aval}, append([]Array{in[0]}, cases...)...)[0]
-				}
-			}
-			return res
+			return append([]Array{{}}, selectTranspose(in[0], ct[0], act[1:])...)
 		}
 	case ir.Clamp:
 		lo, cx, hi := in[0], in[1], in[2]
@@ -187,6 +174,8 @@ func vjpRule(e *ir.Eqn, in []Array, act []bool) ([]Array, backward) {
 		return outs, condVJP(e, in, act)
 	case ir.Scan:
 		return scanVJP(e, in, act)
+	case ir.CustomJVPCall:
+		return outs, customVJP(e, in, outs, act)
 	case ir.DebugPrint:
 		return outs, func([]Array) []Array { return nil }
 	}
@@ -234,7 +223,12 @@ func unaryVJP(e *ir.Eqn, x, ans Array) func(Array) Array {
 	case ir.Tan:
 		return mul(binary(ir.Add, 1.0, ans.Mul(ans)))
 	case ir.Tanh:
-		return mul(binary(ir.Sub, 1.0, ans.Mul(ans)))
+		// JAX: mul(add(g, mul(g, ans)), sub(1, ans)), transposed.
+		r := binary(ir.Sub, 1.0, ans)
+		return func(ct Array) Array {
+			a := ct.Mul(r)
+			return addAny(a, a.Mul(ans))
+		}
 	case ir.Exp:
 		return mul(ans)
 	case ir.Log:
@@ -245,14 +239,19 @@ func unaryVJP(e *ir.Eqn, x, ans Array) func(Array) Array {
 	case ir.Expm1:
 		return mul(ans.Add(1.0))
 	case ir.Sqrt:
-		r := binary(ir.Mul, 2.0, ans)
-		return func(ct Array) Array { return ct.Div(r) }
+		return mul(binary(ir.Div, 0.5, ans))
 	case ir.Rsqrt:
 		return mul(binary(ir.Mul, -0.5, ans.Div(x)))
 	case ir.Logistic:
 		return mul(ans.Mul(binary(ir.Sub, 1.0, ans)))
 	case ir.Abs:
-		return mul(x.Sign())
+		// JAX: select(ge(x, 0), g, neg(g)) (1 at 0), transposed: select_n's
+		// cotangents, then neg's, summed.
+		pos := x.Ge(0.0)
+		return func(ct Array) Array {
+			c := selectTranspose(pos, ct, []bool{true, true})
+			return addAny(c[1], c[0].Neg())
+		}
 	case ir.IntegerPow:
 		y := e.Params["y"].(int)
 		switch y {
@@ -353,11 +352,38 @@ func mulOrNil(ct, r Array) Array {
 	return ct.Mul(r)
 }
 
-// balancedEq is 1 where x is the result z (0.5 where y is too), else 0: the
-// derivative of max and min with ties split evenly, as JAX's.
+// balancedEq is 1 where x is the result z, 1/2 where y is too, else 0: the
+// derivative of max and min with ties split evenly, as JAX's _balanced_eq
+// computes it: div(select(eq(x, z), 1, 0), select(eq(y, z), 2, 1)).
 func balancedEq(x, z, y Array) Array {
-	c := func(v float64) Array { return concrete(ir.ScalarBuffer(z.Dtype(), v), false) }
-	return Where(x.Eq(z), Where(y.Eq(z), c(0.5), c(1)), c(0))
+	c := func(v float64) Array { return Full(v, z.Dtype(), z.Shape()...) }
+	return Where(x.Eq(z), c(1), c(0)).Div(Where(y.Eq(z), c(2), c(1)))
+}
+
+// selectTranspose is JAX's transpose of select_n(which, cases...): the
+// cotangent of each case marked in act is ct where that case is chosen and
+// zeros elsewhere, select_n(which, ct, zeros) and select_n(which, zeros, ct)
+// for a bool which, select_n(eq(which, i), zeros, ct) for an int32 one. The
+// zeros are staged once, first.
+func selectTranspose(which, ct Array, act []bool) []Array {
+	aval := ct.val().aval
+	zeros := zerosLike(aval)
+	sel := func(w, onFalse, onTrue Array) Array {
+		return bind(ir.SelectN, nil, []ir.Aval{aval}, w, onFalse, onTrue)[0]
+	}
+	res := make([]Array, len(act))
+	for i, a := range act {
+		switch {
+		case !a:
+		case which.Dtype() != Bool:
+			res[i] = sel(which.Eq(i), zeros, ct)
+		case i == 0:
+			res[i] = sel(which, ct, zeros)
+		default:
+			res[i] = sel(which, zeros, ct)
+		}
+	}
+	return res
 }
 
 // dotVJP transposes dot_general: each operand's cotangent is a dot_general

@@ -3,10 +3,12 @@ package lsp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -54,11 +56,16 @@ type universe struct {
 
 // loadUniverse runs go/packages for the package in dir and its tests,
 // plus extra import paths (imports that only unsaved buffers have: go
-// list reads the disk).
-func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, error) {
+// list reads the disk), with the go command's environment env (nil: the
+// server's).
+func loadUniverse(ctx context.Context, dir string, extra, env []string) (*universe, error) {
+	if err := checkDir(dir); err != nil {
+		return nil, err
+	}
 	cfg := &packages.Config{
 		Context: ctx,
 		Dir:     dir,
+		Env:     env,
 		Tests:   true,
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 			packages.NeedDeps | packages.NeedExportFile | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedModule,
@@ -136,6 +143,21 @@ func loadUniverse(ctx context.Context, dir string, extra []string) (*universe, e
 	})
 	slices.Sort(u.local)
 	return u, nil
+}
+
+// checkDir says what is wrong with the directory of a package, in the
+// user's terms (the go command would report a failed fork/exec of itself).
+func checkDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the directory %s does not exist (was it moved or deleted?); jitls analyses a file's package in its directory on disk, so save the file in an existing directory", dir)
+	case err != nil:
+		return fmt.Errorf("cannot read the directory %s: %v", dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
 }
 
 // parsedPackage is one type-checked state of a package (with its

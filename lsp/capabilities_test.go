@@ -18,7 +18,7 @@ func TestPlaintextClientGetsNoMarkdown(t *testing.T) {
 	dir := sampleModule(t, map[string]string{"relu/transform.go": "package relu\n\nimport \"github.com/jitlint/jitlint/jit\"\n\n// Batched maps ReluWhere over a batch.\nfunc Batched(x jit.Array) jit.Array { return jit.Vmap(ReluWhere)(x) }\n"})
 	for _, trusted := range []bool{true, false} {
 		c := startServer(t, Options{})
-		c.initializeAs(map[string]any{
+		c.initializeIn(dir, map[string]any{
 			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"plaintext"}}},
 		}, map[string]any{"allowCodeExecution": trusted})
 		u, text := openFile(c, filepath.Join(dir, "relu", "relu.go"))

@@ -125,11 +125,22 @@ func (c *testClient) initialize(initOpts any) {
 }
 
 // initializeAs performs the initialize handshake with the given client
-// capabilities.
+// capabilities, without a workspace folder.
 func (c *testClient) initializeAs(caps map[string]any, initOpts any) {
 	c.t.Helper()
+	c.initializeIn("", caps, initOpts)
+}
+
+// initializeIn performs the initialize handshake with the given client
+// capabilities and folder (if not "") as the workspace folder.
+func (c *testClient) initializeIn(folder string, caps map[string]any, initOpts any) {
+	c.t.Helper()
+	root := any(nil)
+	if folder != "" {
+		root = fileURI(folder)
+	}
 	r := c.request("initialize", map[string]any{
-		"processId": nil, "rootUri": nil, "initializationOptions": initOpts, "capabilities": caps,
+		"processId": nil, "rootUri": root, "initializationOptions": initOpts, "capabilities": caps,
 	})
 	if r.Error != nil {
 		c.t.Fatalf("initialize failed: %+v", r.Error)

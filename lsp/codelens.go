@@ -29,7 +29,7 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		rng := protocol.Range{Start: start, End: start}
 		arg := map[string]any{"uri": string(p.TextDocument.URI), "function": tf.name}
 		cost := "compile cost"
-		if r := s.previews.lastMeasured(res.dir, tf.name); r != nil {
+		if r := s.previews.LastMeasured(res.dir, tf.name); r != nil {
 			cost = costTitle(r)
 		}
 		lenses = append(lenses,
@@ -42,10 +42,10 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 // jaxprLensTitle is "jaxpr", or says that the function's preview (run for
 // the hover or the inlay hints) failed: clicking the lens shows why.
 func (s *Server) jaxprLensTitle(res *pkgResult, tf *tracedFunc) string {
-	if !s.trusted() || tf.sigErr != "" {
+	if s.mayRun(tf.file) != nil || tf.sigErr != "" {
 		return "jaxpr"
 	}
-	if r, _ := s.previews.cachedJaxpr(res, tf); r != nil && (r.Error != "" || r.Panic != "") {
+	if r, _ := s.cachedJaxpr(res, tf); r != nil && r.Failed() {
 		return "jaxpr (tracing failed)"
 	}
 	return "jaxpr"
@@ -58,7 +58,7 @@ func (s *Server) refreshCodeLenses() {
 		return
 	}
 	go func() {
-		if _, err := s.conn.Call(context.Background(), "workspace/codeLens/refresh", nil, nil); err != nil {
+		if err := s.conn.call(context.Background(), "workspace/codeLens/refresh", nil, nil); err != nil {
 			s.logf("jitls: workspace/codeLens/refresh: %v", err)
 		}
 	}()

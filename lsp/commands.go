@@ -6,6 +6,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
 // errRequestFailed is LSP's RequestFailed code, for readable failures.
@@ -25,16 +27,16 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 	if err := decodeParams("workspace/executeCommand", raw, &p); err != nil {
 		return nil, err
 	}
-	var mode previewMode
+	var mode result.Mode
 	switch p.Command {
 	case CommandApplyFix:
 		return s.applyFix(ctx, p.Arguments)
 	case CommandDiffJaxpr:
 		return s.diffJaxprCommand(ctx, p.Arguments)
 	case CommandShowJaxpr:
-		mode = modeJaxpr
+		mode = result.Jaxpr
 	case CommandMeasureCompileCost:
-		mode = modeMeasure
+		mode = result.Measure
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; jitls provides %s, %s, %s and %s", p.Command, CommandShowJaxpr, CommandMeasureCompileCost, CommandDiffJaxpr, CommandApplyFix)
 	}
@@ -56,7 +58,7 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		}
 		return nil, jsonrpc2.NewError(errRequestFailed, err.Error())
 	}
-	if mode == modeJaxpr {
+	if mode == result.Jaxpr {
 		return map[string]any{"function": tf.name, "signature": tf.signature(), "jaxpr": r.Jaxpr, "eqns": r.Eqns,
 			"jaxprSources": r.JaxprSources, "links": jaxprLinks(r)}, nil
 	}
@@ -68,8 +70,12 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 // commandTarget checks trust and finds the traced function a preview
 // command names, as a JSON-RPC error when it cannot.
 func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, function string) (*pkgResult, *tracedFunc, error) {
-	if !s.trusted() {
-		return nil, nil, jsonrpc2.NewError(errRequestFailed, untrustedHelp)
+	path, err := filePath(u)
+	if err != nil {
+		return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	if err := s.mayRun(path); err != nil {
+		return nil, nil, jsonrpc2.NewError(errRequestFailed, err.Error())
 	}
 	res, _, err := s.resultFor(ctx, u)
 	if err != nil {
@@ -96,7 +102,7 @@ func (s *Server) applyFix(ctx context.Context, args []json.RawMessage) (any, err
 		Applied       bool   `json:"applied"`
 		FailureReason string `json:"failureReason"`
 	}
-	if _, err := s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": "jitls quick fix", "edit": edit}, &res); err != nil {
+	if err := s.conn.call(ctx, "workspace/applyEdit", map[string]any{"label": "jitls quick fix", "edit": edit}, &res); err != nil {
 		return nil, jsonrpc2.Errorf(errRequestFailed, "workspace/applyEdit: %v", err)
 	}
 	if !res.Applied {

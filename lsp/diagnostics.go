@@ -338,6 +338,13 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	}
 	traced, problems := scanTraced(res.pp.pkg, run.traced)
 	res.traced, res.tr = traced, run.traced
+	if run.traced == nil {
+		// The analysis was skipped (type errors): the syntax-level findings
+		// are all there is of the directives, as when nothing loads.
+		for u, list := range syntaxDiags(docs) {
+			res.diags[u] = append(res.diags[u], list...)
+		}
+	}
 	res.transforms = scanTransforms(res.pp.pkg, run.traced, traced)
 	res.previewable = append(slices.Clip(traced), res.transforms...)
 	for _, p := range problems {
@@ -346,7 +353,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], p.diagnostic(m, res.version(p.at.file)))
 		}
 	}
-	d.s.runtime.addDiagnostics(res, docs)
+	d.s.runtime.addDiagnostics(res)
 	return res
 }
 

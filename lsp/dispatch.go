@@ -3,10 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"runtime/debug"
-	"strconv"
 	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
@@ -42,112 +39,110 @@ var notifications = map[string]notificationFunc{
 	protocol.MethodTextDocumentDidSave:             (*Server).didSave,
 	protocol.MethodWorkspaceDidChangeConfiguration: (*Server).didChangeConfiguration,
 	protocol.MethodWorkspaceDidChangeWatchedFiles:  (*Server).didChangeWatchedFiles,
+	"workspace/didChangeWorkspaceFolders":          (*Server).didChangeWorkspaceFolders,
 }
 
 // errRequestCancelled is LSP's RequestCancelled (-32800).
 var errRequestCancelled = jsonrpc2.NewError(-32800, "request cancelled")
 
-// handle is the jsonrpc2 handler for every incoming message. It never
-// returns an error (that would close the connection) and never lets a
-// panic escape: a panicking request is answered with InternalError.
-func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	once := onceReplier(reply)
+// replier answers one request at most once.
+type replier func(result any, err error)
+
+// handle is the connection's handler for every request and notification.
+// It never lets a panic escape: a panicking request is answered with
+// InternalError.
+func (s *Server) handle(ctx context.Context, m *message) {
+	reply := s.replier(m)
 	defer func() {
 		if r := recover(); r != nil {
-			s.logf("jitls: panic handling %s: %v\n%s", req.Method(), r, debug.Stack())
-			if _, ok := req.(*jsonrpc2.Call); ok {
-				_ = once(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in jitls while handling %s: %v", req.Method(), r))
-			}
+			s.logf("jitls: panic handling %s: %v\n%s", m.method, r, debug.Stack())
+			reply(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in jitls while handling %s: %v", m.method, r))
 		}
 	}()
-	switch req := req.(type) {
-	case *jsonrpc2.Call:
-		s.handleCall(ctx, once, req)
-	case *jsonrpc2.Notification:
-		s.handleNotification(ctx, req)
+	if m.isCall() {
+		s.handleCall(ctx, reply, m)
+	} else {
+		s.handleNotification(ctx, m)
 	}
-	return nil
 }
 
-// onceReplier makes a Replier that answers at most once and always through
-// a context that is not cancelled (jsonrpc2 drops writes on a cancelled
-// context, which would leave the client waiting forever).
-func onceReplier(reply jsonrpc2.Replier) jsonrpc2.Replier {
+// replier makes the replier of m: it writes m's id exactly as the client
+// sent it, once; for a notification it does nothing.
+func (s *Server) replier(m *message) replier {
 	var done atomic.Bool
-	return func(ctx context.Context, result any, err error) error {
-		if !done.CompareAndSwap(false, true) {
-			return nil
+	return func(result any, err error) {
+		if !m.isCall() || !done.CompareAndSwap(false, true) {
+			return
 		}
-		return reply(context.WithoutCancel(ctx), result, err)
+		if werr := s.conn.reply(m.id, result, err); werr != nil {
+			s.logf("jitls: replying to %s: %v", m.method, werr)
+		}
 	}
 }
 
-func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call) {
-	method := call.Method()
+func (s *Server) handleCall(ctx context.Context, reply replier, call *message) {
+	method := call.method
 	s.mu.Lock()
 	state := s.state
 	s.mu.Unlock()
 	switch {
 	case method == protocol.MethodInitialize:
 		if state != stateCreated {
-			_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received; send it only once per session"))
+			reply(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received; send it only once per session"))
 			return
 		}
-		res, err := s.initialize(ctx, call.Params())
-		_ = reply(ctx, res, err)
+		reply(s.initialize(ctx, call.params))
 		return
 	case state == stateCreated:
-		_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "%s before initialize: send initialize first", method))
+		reply(nil, jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "%s before initialize: send initialize first", method))
 		return
 	case state >= stateShutdown:
-		_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s after shutdown: the only message accepted now is exit", method))
+		reply(nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s after shutdown: the only message accepted now is exit", method))
 		return
 	case method == protocol.MethodShutdown:
 		s.shutdown()
-		_ = reply(ctx, nil, nil)
+		reply(nil, nil)
 		return
 	}
 	fn, ok := requests[method]
 	if !ok {
-		_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "jitls does not implement %s", method))
+		reply(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "jitls does not implement %s", method))
 		return
 	}
-	key := fmt.Sprintf("%q", call.ID())
+	key := idKey(call.id)
 	rctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	s.inflight[key] = cancel
 	s.mu.Unlock()
+	s.handlers.Add(1)
 	go func() {
+		defer s.handlers.Done()
 		defer func() {
 			if r := recover(); r != nil {
 				s.logf("jitls: panic in %s: %v\n%s", method, r, debug.Stack())
-				_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in jitls while handling %s: %v", method, r))
+				reply(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in jitls while handling %s: %v", method, r))
 			}
 			s.mu.Lock()
 			delete(s.inflight, key)
 			s.mu.Unlock()
 			cancel()
 		}()
-		res, err := fn(s, rctx, call.Params())
+		res, err := fn(s, rctx, call.params)
 		if rctx.Err() != nil && ctx.Err() == nil {
 			err = errRequestCancelled
 		}
-		var perr *jsonrpc2.Error
-		if err != nil && !errors.As(err, &perr) {
-			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
-		}
-		_ = reply(ctx, res, err)
+		reply(res, err)
 	}()
 }
 
-func (s *Server) handleNotification(ctx context.Context, n *jsonrpc2.Notification) {
-	method := n.Method()
+func (s *Server) handleNotification(ctx context.Context, n *message) {
+	method := n.method
 	if method == protocol.MethodExit {
 		s.exit()
 		return
 	}
 	if method == protocol.MethodCancelRequest {
-		s.cancelRequest(n.Params())
+		s.cancelRequest(n.params)
 		return
 	}
 	s.mu.Lock()
@@ -162,7 +157,7 @@ func (s *Server) handleNotification(ctx context.Context, n *jsonrpc2.Notificatio
 		// $/ notifications and unknown ones may be ignored (LSP spec).
 		return
 	}
-	if err := fn(s, ctx, n.Params()); err != nil {
+	if err := fn(s, ctx, n.params); err != nil {
 		s.logf("jitls: %s: %v", method, err)
 	}
 }
@@ -172,27 +167,12 @@ func (s *Server) cancelRequest(params json.RawMessage) {
 	var p struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil || len(p.ID) == 0 {
-		s.logf("jitls: $/cancelRequest without a usable id: %s", params)
-		return
-	}
-	var key string
-	var num int64
-	var str string
-	switch {
-	case json.Unmarshal(p.ID, &num) == nil:
-		key = fmt.Sprintf("%q", jsonrpc2.NewNumberID(int32(num)))
-		if num != int64(int32(num)) {
-			key = "#" + strconv.FormatInt(num, 10)
-		}
-	case json.Unmarshal(p.ID, &str) == nil:
-		key = fmt.Sprintf("%q", jsonrpc2.NewStringID(str))
-	default:
-		s.logf("jitls: $/cancelRequest id %s is neither a number nor a string", p.ID)
+	if err := json.Unmarshal(params, &p); err != nil || validID(p.ID) == nil {
+		s.logf("jitls: $/cancelRequest without a usable id (a number or a string): %s", params)
 		return
 	}
 	s.mu.Lock()
-	cancel := s.inflight[key]
+	cancel := s.inflight[idKey(validID(p.ID))]
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel()

@@ -3,7 +3,9 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,13 +34,54 @@ func (d *document) mapper() *mapper {
 	return d.lines
 }
 
-// filePath returns the absolute path of a file: URI, or an error for other
-// schemes (uri.URI.Filename panics on them).
+// errNotFile is filePath's error for a URI of another scheme than file:
+// (an untitled buffer), which jitls leaves alone.
+var errNotFile = errors.New("not a file: URI; jitls only analyses files on disk")
+
+// filePath returns the absolute path that a file: URI names, or an error
+// that says why it names none: errNotFile for other schemes, else what is
+// wrong with it (a bad percent-encoding, another host, a relative path).
+// It is the one place that maps URIs to files.
 func filePath(u protocol.DocumentURI) (string, error) {
-	if !strings.HasPrefix(string(u), "file://") {
-		return "", fmt.Errorf("%s is not a file: URI; jitls only analyses files on disk", u)
+	pu, err := url.Parse(string(u))
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if !strings.HasPrefix(strings.ToLower(string(u)), "file:") {
+			return "", fmt.Errorf("%s: %w", u, errNotFile)
+		}
+		return "", fmt.Errorf("%s is not a valid file: URI (%v)", u, err)
 	}
-	return filepath.Clean(uri.URI(u).Filename()), nil
+	if pu.Scheme != "file" {
+		return "", fmt.Errorf("%s: %w", u, errNotFile)
+	}
+	if pu.Host != "" && pu.Host != "localhost" {
+		return "", fmt.Errorf("%s names a file on the host %s; jitls only analyses local files", u, pu.Host)
+	}
+	p := pu.Path
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' { // file:///C:/dir on Windows
+		p = p[1:]
+	}
+	p = filepath.FromSlash(p)
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("%s does not name an absolute path", u)
+	}
+	return filepath.Clean(p), nil
+}
+
+// uriProblem returns the diagnostic that says why jitls cannot analyse the
+// document at u, a file: URI that names no local file, or nil.
+func uriProblem(u protocol.DocumentURI, version int32) []storedDiag {
+	_, err := filePath(u)
+	if err == nil || errors.Is(err, errNotFile) {
+		return nil
+	}
+	return []storedDiag{{version: version, diag: protocol.Diagnostic{
+		Severity: protocol.DiagnosticSeverityError, Source: "jitls", Code: "uri",
+		Message: err.Error() + ": jitls cannot map it to a file, so it does not analyse this document",
+	}}}
 }
 
 // fileURI returns the file: URI of an absolute path.
@@ -54,6 +97,12 @@ func (s *Server) didOpen(ctx context.Context, raw json.RawMessage) error {
 	s.mu.Lock()
 	s.docs[doc.uri] = doc
 	s.mu.Unlock()
+	if list := uriProblem(doc.uri, doc.version); list != nil {
+		if !s.caps().pullDiagnostics {
+			s.diags.publish(doc.uri, list, doc.version)
+		}
+		return errors.New(list[0].diag.Message)
+	}
 	s.documentChanged(doc)
 	return nil
 }

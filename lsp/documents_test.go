@@ -38,3 +38,34 @@ func TestApplyChanges(t *testing.T) {
 		t.Errorf("reversed range: %v", err)
 	}
 }
+
+// TestFilePath maps URIs to files without panicking, and says what is
+// wrong with those that name none.
+func TestFilePath(t *testing.T) {
+	for _, c := range []struct {
+		uri, path, err string
+	}{
+		{"file:///home/u/x.go", "/home/u/x.go", ""},
+		{"file:///home/u/a%20b/x.go", "/home/u/a b/x.go", ""},
+		{"file://localhost/home/u/x.go", "/home/u/x.go", ""},
+		{"file:///home/u/../v/./x.go", "/home/v/x.go", ""},
+		{"untitled:Untitled-1", "", "not a file: URI"},
+		{"file:///home/u/%ZZ/x.go", "", `invalid URL escape "%ZZ"`},
+		{"file://server/share/x.go", "", "on the host server"},
+		{"file:x.go", "", "does not name an absolute path"},
+	} {
+		path, err := filePath(protocol.DocumentURI(c.uri))
+		switch {
+		case c.err == "" && (err != nil || path != c.path):
+			t.Errorf("filePath(%s) = %q, %v; want %q", c.uri, path, err, c.path)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("filePath(%s) = %q, %v; want an error containing %q", c.uri, path, err, c.err)
+		}
+	}
+	if uriProblem("untitled:Untitled-1", 1) != nil || uriProblem("file:///home/u/x.go", 1) != nil {
+		t.Errorf("uriProblem reports a URI jitls can handle")
+	}
+	if p := uriProblem("file:///home/u/%ZZ/x.go", 3); len(p) != 1 || p[0].version != 3 || !strings.Contains(p[0].diag.Message, "%ZZ") {
+		t.Errorf("uriProblem of a bad file: URI: %+v", p)
+	}
+}

@@ -1,376 +1,85 @@
 package lsp
 
 import (
-	"bytes"
-	"fmt"
-	"go/format"
-	"go/types"
-	"slices"
-	"strconv"
-	"strings"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
-// harnessFile is the base name the generated harness gets in the target
-// package (it exists only in the go test -overlay, never on disk).
-const harnessFile = "zz_jitls_preview_test.go"
+// Previews are built by internal/previewer from explicit inputs: the
+// package as analysed (source) and the functions to trace (target). This
+// file makes those inputs from an analysis result.
 
-// gpuPkgPath is the GPU backend. The harness links it when the previewed
-// package does (linksGPU), and then reports its offline compile estimate.
-const gpuPkgPath = "github.com/jitlint/jitlint/jit/gpu"
-
-// linksGPU reports whether pkg imports the GPU backend, directly or through
-// the imports its type information records. The preview links it only
-// then, as the package's own programs do; a module that never imports it
-// may also lack the go.sum entries its build needs (purego).
-func linksGPU(pkg *types.Package) bool {
-	seen := map[*types.Package]bool{}
-	var walk func(p *types.Package) bool
-	walk = func(p *types.Package) bool {
-		if p == nil || seen[p] {
-			return false
-		}
-		seen[p] = true
-		return p.Path() == gpuPkgPath || slices.ContainsFunc(p.Imports(), walk)
+// target is tf as the harness generator's input; false if tf cannot be
+// previewed.
+func (tf *tracedFunc) target() (previewer.Target, bool) {
+	if tf.sigErr != "" || tf.sig == nil {
+		return previewer.Target{}, false
 	}
-	return walk(pkg)
+	t := previewer.Target{Key: tf.key(), Func: tf.name, Sig: tf.sig, Args: tf.args, Static: tf.static}
+	if tf.xform != nil {
+		t.Transforms = tf.xform.layers
+	}
+	return t, true
 }
 
-// harnessTest is the generated test function's name.
-const harnessTest = "TestJitlsPreview"
-
-// previewResult is what the harness writes (JSON) for one function.
-type previewResult struct {
-	Function     string      `json:"function"`
-	Jaxpr        string      `json:"jaxpr,omitempty"`
-	JaxprSources string      `json:"jaxprSources,omitempty"` // printed with a "# file.go:line" per equation
-	Sources      []eqnSource `json:"sources,omitempty"`      // every equation, nested ones after their parent
-	In           []string    `json:"in,omitempty"`           // input avals
-	Out          []string    `json:"out,omitempty"`          // output avals
-	Eqns         int         `json:"eqns"`
-	Backend      string      `json:"backend,omitempty"`
-	Device       string      `json:"device,omitempty"`
-	TraceMs      float64     `json:"traceMs"`
-	LowerMs      float64     `json:"lowerMs"`
-	CompileMs    float64     `json:"compileMs"`
-	FirstCallMs  float64     `json:"firstCallMs"`
-	CachedCallMs float64     `json:"cachedCallMs"`
-	GPUEstimate  string      `json:"gpuEstimate,omitempty"`
-	Error        string      `json:"error,omitempty"`
-	Panic        string      `json:"panic,omitempty"`
-	Stack        string      `json:"stack,omitempty"`
+// source is res's package as a preview builds it: its files as analysed
+// (the open buffers' text), its test files (open or on disk), and the
+// files its build depends on besides (module-local dependencies, go.mod,
+// go.sum). docs are the open documents of the package's directory.
+func source(res *pkgResult, docs map[string]*document) *previewer.Source {
+	files := map[string][]byte{}
+	for path, c := range res.pp.contents {
+		files[path] = c
+	}
+	tests, _ := filepath.Glob(filepath.Join(res.dir, "*_test.go"))
+	for _, t := range tests {
+		if d := docs[t]; d != nil {
+			files[t] = d.text
+		} else if b, err := os.ReadFile(t); err == nil {
+			files[t] = b
+		}
+	}
+	deps := res.uni.local
+	if m := res.uni.module; m != nil && m.GoMod != "" {
+		deps = append(deps[:len(deps):len(deps)], m.GoMod, filepath.Join(filepath.Dir(m.GoMod), "go.sum"))
+	}
+	return &previewer.Source{Dir: res.dir, Name: res.uni.name, Types: res.pp.pkg.Types, Files: files, Deps: deps}
 }
 
-// eqnSource is one equation of a preview's jaxpr with the user's line that
-// staged it (from the tracer's source map).
-type eqnSource struct {
-	Prim string   `json:"prim"`
-	File string   `json:"file,omitempty"` // absolute path; "" when unknown
-	Line int      `json:"line,omitempty"`
-	Out  []string `json:"out,omitempty"` // result avals, as JAX prints them
+// harnesses keeps the build of the harness of a package's previewable
+// functions for the latest analysis result that asked for it: inlay hints
+// ask for it on every request.
+type harnesses struct {
+	mu   sync.Mutex
+	res  *pkgResult
+	last *previewer.Package
 }
 
-// generateHarness returns the source of a test file in package pkgName
-// that traces (and, in measure mode, lowers, compiles and times) one of
-// funcs, chosen at run time by $JITLS_PREVIEW_FUNC; it writes a
-// previewResult as JSON to $JITLS_PREVIEW_OUT. Functions with sigErr are
-// left out. pkg is the package's types (for pytree element types).
-func generateHarness(pkgName string, pkg *types.Package, funcs []*tracedFunc) ([]byte, error) {
-	g := &harnessGen{pkg: pkg, imports: map[string]string{}}
-	var cases bytes.Buffer
-	for _, f := range funcs {
-		if f.sigErr != "" || f.sig == nil {
-			continue
-		}
-		var specs, values []string
-		params := f.sig.Params()
-		for i, a := range f.args {
-			t := params.At(i).Type()
-			if a.kind == argArray {
-				specs = append(specs, fmt.Sprintf("jitlsjit.Spec(jitlsjit.%s%s)", dtypeNames[a.dtype], dimsArgs(a.dims)))
-			} else {
-				specs = append(specs, g.value(a, t))
-			}
-			if !slices.Contains(f.static, i) {
-				values = append(values, g.value(a, t))
-			}
-		}
-		opts := ""
-		if len(f.static) > 0 {
-			idx := make([]string, len(f.static))
-			for i, s := range f.static {
-				idx[i] = strconv.Itoa(s)
-			}
-			opts = ", jitlsjit.StaticArgnums(" + strings.Join(idx, ", ") + ")"
-		}
-		fn := f.name
-		if f.xform != nil {
-			fn = g.transformExpr(fn, f.xform)
-		}
-		fmt.Fprintf(&cases, "\tcase %q:\n\t\tjitlsPreviewRun(res, jitlsjit.Jit(%s%s), []any{%s}, func() []any { return []any{%s} })\n",
-			f.key(), fn, opts, strings.Join(specs, ", "), strings.Join(values, ", "))
+// prepare returns the build of the harness of funcs, functions of res
+// (res.previewable, or a variant of one); docs returns the package's open
+// documents.
+func (h *harnesses) prepare(res *pkgResult, funcs []*tracedFunc, docs func() map[string]*document) (*previewer.Package, error) {
+	own := len(funcs) == len(res.previewable) && (len(funcs) == 0 || &funcs[0] == &res.previewable[0])
+	h.mu.Lock()
+	if own && h.res == res {
+		defer h.mu.Unlock()
+		return h.last, nil
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "// Code generated by jitls for a preview; DO NOT EDIT. It exists only in a go test -overlay.\n\npackage %s\n\nimport (\n", pkgName)
-	b.WriteString("\tjitlsjson \"encoding/json\"\n\tjitlsfmt \"fmt\"\n\tjitlsos \"os\"\n\tjitlsdebug \"runtime/debug\"\n\tjitlssort \"sort\"\n\tjitlstesting \"testing\"\n\tjitlstime \"time\"\n\n\tjitlsjit \"" + jitPkgPath + "\"\n\tjitlsir \"" + jitPkgPath + "/ir\"\n")
-	gpu := linksGPU(pkg)
-	if gpu {
-		b.WriteString("\tjitlsgpu \"" + gpuPkgPath + "\"\n")
-	}
-	paths := make([]string, 0, len(g.imports))
-	for p := range g.imports {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		fmt.Fprintf(&b, "\t%s %q\n", g.imports[p], p)
-	}
-	b.WriteString(")\n\n")
-	fmt.Fprintf(&b, "func %s(t *jitlstesting.T) {\n\tres := &jitlsPreviewResult{Function: jitlsos.Getenv(\"JITLS_PREVIEW_FUNC\")}\n\tdefer jitlsPreviewFinish(t, res)\n\tswitch res.Function {\n%s\tdefault:\n\t\tres.Error = \"jitls has no preview for \" + res.Function\n\t}\n}\n", harnessTest, cases.String())
-	b.WriteString(harnessRuntime)
-	if gpu {
-		b.WriteString(harnessGPUEstimate)
-	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("internal error: generated preview harness does not parse: %v", err)
-	}
-	return src, nil
-}
-
-// harnessRuntime is the fixed part of the harness.
-const harnessRuntime = `
-type jitlsPreviewResult struct {
-	Function     string  ` + "`json:\"function\"`" + `
-	Jaxpr        string  ` + "`json:\"jaxpr,omitempty\"`" + `
-	JaxprSources string  ` + "`json:\"jaxprSources,omitempty\"`" + `
-	Sources      []jitlsEqnSource ` + "`json:\"sources,omitempty\"`" + `
-	In           []string ` + "`json:\"in,omitempty\"`" + `
-	Out          []string ` + "`json:\"out,omitempty\"`" + `
-	Eqns         int     ` + "`json:\"eqns\"`" + `
-	Backend      string  ` + "`json:\"backend,omitempty\"`" + `
-	Device       string  ` + "`json:\"device,omitempty\"`" + `
-	TraceMs      float64 ` + "`json:\"traceMs\"`" + `
-	LowerMs      float64 ` + "`json:\"lowerMs\"`" + `
-	CompileMs    float64 ` + "`json:\"compileMs\"`" + `
-	FirstCallMs  float64 ` + "`json:\"firstCallMs\"`" + `
-	CachedCallMs float64 ` + "`json:\"cachedCallMs\"`" + `
-	GPUEstimate  string  ` + "`json:\"gpuEstimate,omitempty\"`" + `
-	Error        string  ` + "`json:\"error,omitempty\"`" + `
-	Panic        string  ` + "`json:\"panic,omitempty\"`" + `
-	Stack        string  ` + "`json:\"stack,omitempty\"`" + `
-}
-
-type jitlsEqnSource struct {
-	Prim string   ` + "`json:\"prim\"`" + `
-	File string   ` + "`json:\"file,omitempty\"`" + `
-	Line int      ` + "`json:\"line,omitempty\"`" + `
-	Out  []string ` + "`json:\"out,omitempty\"`" + `
-}
-
-func jitlsSources(j *jitlsir.Jaxpr, out []jitlsEqnSource) []jitlsEqnSource {
-	for _, e := range j.Eqns {
-		s := jitlsEqnSource{Prim: e.Prim}
-		if e.Source != nil {
-			s.File, s.Line = e.Source.File, e.Source.Line
-		}
-		for _, v := range e.Out {
-			s.Out = append(s.Out, v.Aval.String())
-		}
-		out = append(out, s)
-		keys := make([]string, 0, len(e.Params))
-		for k := range e.Params {
-			keys = append(keys, k)
-		}
-		jitlssort.Strings(keys)
-		for _, k := range keys {
-			switch sub := e.Params[k].(type) {
-			case *jitlsir.ClosedJaxpr:
-				out = jitlsSources(sub.Jaxpr, out)
-			case []*jitlsir.ClosedJaxpr:
-				for _, c := range sub {
-					out = jitlsSources(c.Jaxpr, out)
-				}
-			}
+	h.mu.Unlock()
+	var targets []previewer.Target
+	for _, tf := range funcs {
+		if t, ok := tf.target(); ok {
+			targets = append(targets, t)
 		}
 	}
-	return out
-}
-
-func jitlsPreviewFinish(t *jitlstesting.T, res *jitlsPreviewResult) {
-	if r := recover(); r != nil {
-		if e, ok := r.(*jitlsjit.Error); ok { // jit rejected the function (e.g. a transformation's options)
-			res.Error = e.Error()
-		} else {
-			res.Panic = jitlsfmt.Sprint(r)
-			res.Stack = string(jitlsdebug.Stack())
-		}
+	pkg, err := source(res, docs()).Package(targets)
+	if err == nil && own {
+		h.mu.Lock()
+		h.res, h.last = res, pkg
+		h.mu.Unlock()
 	}
-	data, err := jitlsjson.Marshal(res)
-	if err == nil {
-		err = jitlsos.WriteFile(jitlsos.Getenv("JITLS_PREVIEW_OUT"), data, 0o600)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// jitlsGPUEstimate is set when the harness links the GPU backend.
-var jitlsGPUEstimate func(*jitlsjit.ClosedJaxpr) string
-
-func jitlsMs(d jitlstime.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
-type jitlsTracer interface {
-	Trace(args ...any) (*jitlsjit.Traced, error)
-}
-
-func jitlsPreviewRun(res *jitlsPreviewResult, f jitlsTracer, specs []any, values func() []any) {
-	t0 := jitlstime.Now()
-	tr, err := f.Trace(specs...)
-	res.TraceMs = jitlsMs(jitlstime.Since(t0))
-	if err != nil {
-		res.Error = "tracing failed: " + err.Error()
-		return
-	}
-	jx := tr.Jaxpr()
-	res.Jaxpr = jx.String()
-	res.JaxprSources = jx.PrettyPrint(jitlsir.PrintOptions{SourceInfo: true})
-	res.Sources = jitlsSources(jx.IR().Jaxpr, nil)
-	for _, a := range jx.InAvals() {
-		res.In = append(res.In, a.String())
-	}
-	for _, a := range jx.OutAvals() {
-		res.Out = append(res.Out, a.String())
-	}
-	res.Eqns = len(jx.Eqns())
-	if jitlsos.Getenv("JITLS_PREVIEW_MODE") != "measure" {
-		return
-	}
-	t1 := jitlstime.Now()
-	low, err := tr.Lower()
-	res.LowerMs = jitlsMs(jitlstime.Since(t1))
-	if err != nil {
-		res.Error = "lowering failed: " + err.Error()
-		return
-	}
-	t2 := jitlstime.Now()
-	comp, err := low.Compile()
-	res.CompileMs = jitlsMs(jitlstime.Since(t2))
-	if err != nil {
-		res.Error = "compiling failed: " + err.Error()
-		return
-	}
-	res.Backend = comp.Backend()
-	res.Device = comp.Device()
-	if jitlsGPUEstimate != nil {
-		res.GPUEstimate = jitlsGPUEstimate(jx)
-	}
-	args := values()
-	call := func() error {
-		out, err := comp.Call(args...)
-		for _, o := range out {
-			o.BlockUntilReady()
-		}
-		return err
-	}
-	t3 := jitlstime.Now()
-	if err := call(); err != nil {
-		res.Error = "calling the compiled function failed: " + err.Error()
-		return
-	}
-	res.FirstCallMs = jitlsMs(jitlstime.Since(t3))
-	const n = 10
-	t4 := jitlstime.Now()
-	for range n {
-		if err := call(); err != nil {
-			res.Error = "calling the compiled function failed: " + err.Error()
-			return
-		}
-	}
-	res.CachedCallMs = jitlsMs(jitlstime.Since(t4)) / n
-}
-`
-
-// harnessGPUEstimate is added to the harness when it links the GPU
-// backend: without a usable GPU but with ptxas, the offline estimate.
-const harnessGPUEstimate = `
-func init() {
-	jitlsGPUEstimate = func(cj *jitlsjit.ClosedJaxpr) string {
-		if est, err := jitlsgpu.EstimateCompile(cj.IR()); est != nil && err == nil {
-			return est.String()
-		}
-		return ""
-	}
-}
-`
-
-func dimsArgs(dims []int) string {
-	var b strings.Builder
-	for _, d := range dims {
-		b.WriteString(", ")
-		b.WriteString(strconv.Itoa(d))
-	}
-	return b.String()
-}
-
-// harnessGen writes Go expressions for directive arguments.
-type harnessGen struct {
-	pkg     *types.Package
-	imports map[string]string // import path → alias
-}
-
-func (g *harnessGen) qualifier(p *types.Package) string {
-	if p == g.pkg {
-		return ""
-	}
-	if a, ok := g.imports[p.Path()]; ok {
-		return a
-	}
-	if p.Path() == jitPkgPath {
-		return "jitlsjit"
-	}
-	a := fmt.Sprintf("jitlsimp%d", len(g.imports))
-	g.imports[p.Path()] = a
-	return a
-}
-
-// value returns a Go expression of type t for a (a concrete value: arrays
-// become zeros of their shape).
-func (g *harnessGen) value(a argExpr, t types.Type) string {
-	switch a.kind {
-	case argArray:
-		return fmt.Sprintf("jitlsjit.Zeros(jitlsjit.%s%s)", dtypeNames[a.dtype], dimsArgs(a.dims))
-	case argLiteral:
-		return fmt.Sprintf("%s(%s)", types.TypeString(t, g.qualifier), a.lit)
-	}
-	ptr := ""
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		ptr, t = "&", p.Elem()
-	}
-	parts := make([]string, len(a.elems))
-	for i, e := range a.elems {
-		var et types.Type
-		key := a.keys[i]
-		switch u := t.Underlying().(type) {
-		case *types.Struct:
-			if key == "" {
-				et = u.Field(i).Type()
-			}
-			for j := range u.NumFields() {
-				if u.Field(j).Name() == key {
-					et = u.Field(j).Type()
-				}
-			}
-		case *types.Slice:
-			et = u.Elem()
-		case *types.Array:
-			et = u.Elem()
-		case *types.Map:
-			et = u.Elem()
-		}
-		parts[i] = g.value(e, et)
-		if key != "" {
-			parts[i] = key + ": " + parts[i]
-		}
-	}
-	return ptr + types.TypeString(t, g.qualifier) + "{" + strings.Join(parts, ", ") + "}"
+	return pkg, err
 }

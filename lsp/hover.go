@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
 func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -56,14 +58,14 @@ func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) 
 	} else {
 		m.text(" (traced by jit)").para()
 	}
-	r, err := s.runPreview(ctx, res, tf, modeJaxpr)
+	r, err := s.runPreview(ctx, res, tf, result.Jaxpr)
 	if err == nil {
 		err = userError(tf, r)
 	}
 	if err != nil {
-		var pe *previewError
-		if errors.As(err, &pe) && pe.msg == untrustedHelp {
-			return m.text(untrustedHelp)
+		var te *trustError
+		if errors.As(err, &te) {
+			return te.describe(m)
 		}
 		return m.text("No jaxpr preview:").block(err.Error())
 	}
@@ -74,14 +76,14 @@ func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) 
 		m.text(" (default shapes; choose others with a ").code("//jit:args").text(" directive, e.g. ").code("//jit:args f32[1024]").text(")")
 	}
 	m.block(r.Jaxpr).text(fmt.Sprintf("%d equations", r.Eqns))
-	if c := s.previews.lastMeasured(res.dir, tf.key()); c != nil {
+	if c := s.previews.LastMeasured(res.dir, tf.key()); c != nil {
 		m.text(" · " + costTitle(c))
 	}
 	return m
 }
 
 // costTitle is the one-line summary of a measurement.
-func costTitle(m *previewResult) string {
+func costTitle(m *result.Preview) string {
 	where := m.Backend
 	if m.Device != "" && m.Backend != "cpu" {
 		where += " (" + m.Device + ")"

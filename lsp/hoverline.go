@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/previewer"
+	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
 // maxLineEqns bounds the equations a line hover lists (an unrolled loop
@@ -25,10 +28,10 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 			tf = t
 		}
 	}
-	if tf == nil || tf.sigErr != "" || !s.trusted() {
+	if tf == nil || tf.sigErr != "" || s.mayRun(tf.file) != nil {
 		return nil
 	}
-	r, err := s.runPreview(ctx, res, tf, modeJaxpr)
+	r, err := s.runPreview(ctx, res, tf, result.Jaxpr)
 	if err != nil || userError(tf, r) != nil {
 		return nil
 	}
@@ -55,7 +58,7 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 // lineEquations returns the equations of r staged at path:line as they are
 // printed; an equation printed on several lines (one with a nested jaxpr)
 // is shortened to its first and last lines.
-func lineEquations(r *previewResult, path string, line int) []string {
+func lineEquations(r *result.Preview, path string, line int) []string {
 	want := filepath.Base(path) + ":" + strconv.Itoa(line)
 	known := false
 	for _, e := range r.Sources {
@@ -70,10 +73,11 @@ func lineEquations(r *previewResult, path string, line int) []string {
 	lines := strings.Split(r.JaxprSources, "\n")
 	var out []string
 	for j, l := range lines {
-		if sourceComment.FindString(l) != "  # "+want {
+		eq, where := previewer.SplitSource(l)
+		if where != want {
 			continue
 		}
-		eq := strings.TrimSpace(sourceComment.ReplaceAllString(l, ""))
+		eq = strings.TrimSpace(eq)
 		indent := len(l) - len(strings.TrimLeft(l, " "))
 		if strings.HasPrefix(eq, "]") || strings.HasPrefix(eq, ")") {
 			for k := j - 1; k >= 0; k-- {

@@ -7,8 +7,11 @@ import (
 	"go/token"
 	"sync"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/previewer"
+	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
 // Inlay hints show, in a trusted workspace, the aval of every Array
@@ -41,7 +44,7 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	hints := []inlayHint{}
-	if !s.trusted() {
+	if path, err := filePath(p.TextDocument.URI); err != nil || s.mayRun(path) != nil {
 		return hints, nil
 	}
 	res, path, err := s.resultFor(ctx, p.TextDocument.URI)
@@ -60,7 +63,7 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 		if tf.file != path || tf.sigErr != "" {
 			continue
 		}
-		r, err := s.previews.cachedJaxpr(res, tf)
+		r, err := s.cachedJaxpr(res, tf)
 		if err != nil {
 			s.logf("jitls: inlay hints: %v", err)
 			return hints, nil
@@ -69,7 +72,7 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 			missing = append(missing, tf)
 			continue
 		}
-		if r.Error != "" || r.Panic != "" {
+		if r.Failed() {
 			continue
 		}
 		for _, h := range funcHints(res, tf, r) {
@@ -98,7 +101,7 @@ type hintAt struct {
 }
 
 // funcHints computes tf's hints from its preview r.
-func funcHints(res *pkgResult, tf *tracedFunc, r *previewResult) []hintAt {
+func funcHints(res *pkgResult, tf *tracedFunc, r *result.Preview) []hintAt {
 	fd := funcDecl(res.tr, tf)
 	if fd == nil {
 		return nil
@@ -113,7 +116,7 @@ func funcHints(res *pkgResult, tf *tracedFunc, r *previewResult) []hintAt {
 			continue
 		}
 		for _, n := range names {
-			if i < len(tf.args) && tf.args[i].kind == argArray && n.Name != "_" {
+			if i < len(tf.args) && tf.args[i].Kind == previewer.ArgArray && n.Name != "_" {
 				out = append(out, hintAt{fset.Position(n.End()).Offset, ": " + tf.args[i].String()})
 			}
 			i++
@@ -171,7 +174,7 @@ type eqnOut struct {
 }
 
 // lastOutByLine maps each line of file to the last equation staged there.
-func lastOutByLine(r *previewResult, file string) map[int]eqnOut {
+func lastOutByLine(r *result.Preview, file string) map[int]eqnOut {
 	m := map[int]eqnOut{}
 	for i, e := range r.Sources {
 		if e.File == file && len(e.Out) > 0 {
@@ -254,7 +257,7 @@ func (h *hintPreviews) previewInBackground(s *Server, res *pkgResult, funcs []*t
 			h.mu.Unlock()
 		}()
 		for _, tf := range todo {
-			if _, err := s.runPreview(context.Background(), res, tf, modeJaxpr); err != nil {
+			if _, err := s.runPreview(context.Background(), res, tf, result.Jaxpr); err != nil {
 				s.logf("jitls: preview of %s for inlay hints: %v", tf.name, err)
 			}
 		}
@@ -268,7 +271,7 @@ func (s *Server) refreshInlayHints() {
 	if !s.caps().inlayHintRefresh {
 		return
 	}
-	if _, err := s.conn.Call(context.Background(), "workspace/inlayHint/refresh", nil, nil); err != nil {
+	if err := s.conn.call(context.Background(), "workspace/inlayHint/refresh", nil, nil); err != nil {
 		s.logf("jitls: workspace/inlayHint/refresh: %v", err)
 	}
 }

@@ -29,7 +29,7 @@ func TestInlayHintsLineHoverAndLinks(t *testing.T) {
 	}
 	dir := sampleModule(t, map[string]string{"relu/chain.go": chainFile})
 	c := startServer(t, Options{})
-	c.initializeAs(hintClient, map[string]any{"allowCodeExecution": true})
+	c.initializeIn(dir, hintClient, map[string]any{"allowCodeExecution": true})
 	path := filepath.Join(dir, "relu", "chain.go")
 	u, text := openFile(c, path)
 	whole := protocol.Range{End: protocol.Position{Line: 100}}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
 // TestDiffJaxprCommand runs jitls.diffJaxpr on the sample's Power under two
@@ -16,14 +18,14 @@ func TestDiffJaxprCommand(t *testing.T) {
 	dir := sampleModule(t, nil)
 	before := treeDigest(t, dir)
 	c := startServer(t, Options{})
-	c.initialize(map[string]any{"allowCodeExecution": true})
+	c.initializeIn(dir, fullClient, map[string]any{"allowCodeExecution": true})
 	u, _ := openFile(c, filepath.Join(dir, "relu", "relu.go"))
 	diff := func(fn string, sigs ...string) wireMsg {
 		return c.request("workspace/executeCommand", map[string]any{"command": CommandDiffJaxpr,
 			"arguments": []any{map[string]any{"uri": u, "function": fn, "signatures": sigs}}})
 	}
 	r := diff("Power", "2, f32[4]", "3, f32[8]")
-	var d JaxprDiff
+	var d previewer.JaxprDiff
 	if r.Error != nil || json.Unmarshal(r.Result, &d) != nil {
 		t.Fatalf("diffJaxpr: %+v %s", r.Error, r.Result)
 	}

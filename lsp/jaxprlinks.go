@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/previewer"
+	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
 // jaxprLink ties a line of a jaxpr printed with sources (previewResult.
@@ -17,7 +20,7 @@ type jaxprLink struct {
 
 // jaxprLinks returns a link for every line of r.JaxprSources that ends with
 // an equation's "# file.go:line"; the file's full path comes from r.Sources.
-func jaxprLinks(r *previewResult) []jaxprLink {
+func jaxprLinks(r *result.Preview) []jaxprLink {
 	full := map[string]string{} // "file.go:12" → absolute path
 	for _, e := range r.Sources {
 		if e.File != "" {
@@ -26,11 +29,7 @@ func jaxprLinks(r *previewResult) []jaxprLink {
 	}
 	var links []jaxprLink
 	for i, l := range strings.Split(r.JaxprSources, "\n") {
-		m := sourceComment.FindString(l)
-		if m == "" {
-			continue
-		}
-		where := strings.TrimPrefix(m, "  # ")
+		_, where := previewer.SplitSource(l)
 		path, ok := full[where]
 		if !ok {
 			continue

@@ -27,6 +27,7 @@ const (
 type initializeParams struct {
 	InitializationOptions json.RawMessage `json:"initializationOptions"`
 	Capabilities          json.RawMessage `json:"capabilities"`
+	workspaceRoots
 }
 
 func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -44,10 +45,12 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
+	folders := s.folderPaths(p.workspaceRoots)
 	s.mu.Lock()
 	s.settings = settings
 	s.analyzers = s.suite(settings)
 	s.clientCaps = caps
+	s.folders = folders
 	s.state = stateInitialized
 	s.mu.Unlock()
 	return map[string]any{
@@ -68,6 +71,9 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 			"executeCommandProvider": map[string]any{
 				"commands": []string{CommandShowJaxpr, CommandMeasureCompileCost, CommandDiffJaxpr, CommandApplyFix},
 			},
+			"workspace": map[string]any{
+				"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+			},
 		},
 		"serverInfo": map[string]any{"name": "jitls", "version": s.opts.Version},
 	}, nil
@@ -83,7 +89,7 @@ func (s *Server) shutdown() {
 	}
 	s.mu.Unlock()
 	s.diags.stop()
-	s.previews.stop()
+	s.previews.Close()
 }
 
 // exit ends the session; Run then returns 0 if shutdown came first, else 1.
@@ -95,5 +101,5 @@ func (s *Server) exit() {
 	}
 	s.state = stateExited
 	close(s.exited)
-	s.conn.Close()
+	s.conn.close()
 }

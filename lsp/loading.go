@@ -1,11 +1,9 @@
 package lsp
 
 import (
-	"context"
 	"fmt"
 	"go/parser"
 	"go/token"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -34,7 +32,7 @@ func (d *diagnoser) loadReporting(dir string, extra []string, docs map[string]*d
 		defer close(reported)
 		d.reportLoad(dir, done)
 	}()
-	u, err := loadUniverse(d.ctx, dir, extra)
+	u, err := loadUniverse(d.ctx, dir, extra, d.s.previews.GoEnv())
 	close(done)
 	<-reported
 	return u, err
@@ -50,7 +48,7 @@ func (d *diagnoser) reportLoad(dir string, done <-chan struct{}) {
 	start := time.Now().Add(-progressDelay)
 	pr := d.s.startProgress(d.ctx, "jitls: loading dependencies")
 	count := make(chan int, 1)
-	go func() { count <- countDeps(d.ctx, d.s.opts.GoCommand, dir) }()
+	go func() { count <- d.countDeps(dir) }()
 	n := 0
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -72,10 +70,8 @@ func (d *diagnoser) reportLoad(dir string, done <-chan struct{}) {
 
 // countDeps returns how many packages the package in dir depends on
 // (go list -deps, which compiles nothing), or 0 if that fails.
-func countDeps(ctx context.Context, goCmd, dir string) int {
-	cmd := exec.CommandContext(ctx, goCmd, "list", "-deps", "-test", "-f", "{{.ImportPath}}", ".")
-	cmd.Dir = dir
-	out, err := cmd.Output()
+func (d *diagnoser) countDeps(dir string) int {
+	out, err := d.s.previews.Go(d.ctx, dir, "list", "-deps", "-test", "-f", "{{.ImportPath}}", ".")
 	if err != nil {
 		return 0
 	}

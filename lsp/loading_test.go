@@ -59,18 +59,62 @@ func TestSyntaxFindingsBeforeTypes(t *testing.T) {
 		t.Errorf("syntax-level finding: %+v", d)
 	}
 	// The full analysis (which cannot load the dependencies) keeps it.
-	c.waitFor("the end of the analysis", func(m wireMsg) bool {
-		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "analysed "+filepath.Join(dir, "p"))
-	})
-	isPublish := func(m wireMsg) bool { return m.Method == "textDocument/publishDiagnostics" }
-	var last wireMsg
-	for c.Has(isPublish) {
-		last, _ = c.Take(isPublish)
+	if last := publishAfterAnalysis(c, filepath.Join(dir, "p")); !onlyJitargs(last) {
+		t.Errorf("after the analysis that could not load the dependencies: %s, want the syntax finding", last.Params)
 	}
+}
+
+// publishAfterAnalysis returns the diagnostics the server publishes after
+// it logs the end of dir's analysis (the messages before it are dropped).
+func publishAfterAnalysis(c *testClient, dir string) wireMsg {
+	all := func(wireMsg) bool { return true }
+	for {
+		m, err := c.Take(all)
+		if err != nil {
+			c.t.Fatalf("waiting for the end of the analysis of %s: %v", dir, err)
+		}
+		if m.Method == "window/logMessage" && strings.Contains(string(m.Params), "analysed "+dir) {
+			break
+		}
+	}
+	m, err := c.Take(func(m wireMsg) bool { return m.Method == "textDocument/publishDiagnostics" })
+	if err != nil {
+		c.t.Fatalf("waiting for the diagnostics of %s: %v", dir, err)
+	}
+	return m
+}
+
+// onlyJitargs reports whether a publishDiagnostics holds one finding, of
+// the //jit:args directive.
+func onlyJitargs(m wireMsg) bool {
 	var p struct {
 		Diagnostics []protocol.Diagnostic `json:"diagnostics"`
 	}
-	if err := json.Unmarshal(last.Params, &p); err != nil || len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "jitargs" {
-		t.Errorf("after the analysis that could not load the dependencies: %s, want the syntax finding", last.Params)
+	return json.Unmarshal(m.Params, &p) == nil && len(p.Diagnostics) == 1 && p.Diagnostics[0].Code == "jitargs"
+}
+
+// TestSyntaxFindingsWithTypeErrors: when the package loads but has type
+// errors (so the analyzers are skipped), the //jit:args syntax findings
+// are still reported, with nothing else.
+func TestSyntaxFindingsWithTypeErrors(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/typeerr\n\ngo 1.26.0\n",
+		"p/p.go": "package p\n\n//jit:args f32[4,\nfunc F(x int) int { return x }\n\nvar _ int = \"not an int\"\n",
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startServer(t, Options{})
+	c.initialize(nil)
+	u, _ := openFile(c, filepath.Join(dir, "p", "p.go"))
+	if last := publishAfterAnalysis(c, filepath.Join(dir, "p")); !onlyJitargs(last) {
+		t.Errorf("the diagnostics of %s after the analysis: %s, want the one syntax finding", u, last.Params)
 	}
 }

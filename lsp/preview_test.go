@@ -32,6 +32,7 @@ func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mu
 	before := treeDigest(t, dir)
 	c := startServer(t, Options{})
 	c.request("initialize", map[string]any{
+		"rootUri":               fileURI(dir),
 		"initializationOptions": map[string]any{"allowCodeExecution": true},
 		"capabilities": map[string]any{
 			"window":       map[string]any{"workDoneProgress": true},
@@ -137,7 +138,7 @@ func Spin(x jit.Array) jit.Array {
 }
 `})
 	c := startServer(t, Options{RunTimeout: 3 * time.Second})
-	c.initialize(map[string]any{"allowCodeExecution": true})
+	c.initializeIn(dir, fullClient, map[string]any{"allowCodeExecution": true})
 	u, _ := openFile(c, filepath.Join(dir, "relu", "spin.go"))
 	args := map[string]any{"command": CommandShowJaxpr, "arguments": []any{map[string]any{"uri": u, "function": "Spin"}}}
 	r := c.request("workspace/executeCommand", args)
@@ -176,7 +177,7 @@ func main() {
 }
 `})
 	c := startServer(t, Options{})
-	c.initialize(map[string]any{"allowCodeExecution": true})
+	c.initializeIn(dir, fullClient, map[string]any{"allowCodeExecution": true})
 	u, _ := openFile(c, filepath.Join(dir, "tool", "main.go"))
 	r := c.request("workspace/executeCommand", map[string]any{"command": CommandShowJaxpr, "arguments": []any{map[string]any{"uri": u, "function": "square"}}})
 	var jx struct {

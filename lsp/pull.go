@@ -41,7 +41,7 @@ func (s *Server) pullDiagnostics(ctx context.Context, raw json.RawMessage) (any,
 	if err := decodeParams("textDocument/diagnostic", raw, &p); err != nil {
 		return nil, err
 	}
-	var list []storedDiag
+	list := uriProblem(p.TextDocument.URI, -1)
 	if path, err := filePath(p.TextDocument.URI); err == nil && strings.HasSuffix(path, ".go") {
 		res, err := s.diags.waitResult(ctx, filepath.Dir(path))
 		if err != nil {
@@ -68,7 +68,7 @@ func (s *Server) refreshDiagnostics() {
 		return
 	}
 	go func() {
-		if _, err := s.conn.Call(context.Background(), "workspace/diagnostic/refresh", nil, nil); err != nil {
+		if err := s.conn.call(context.Background(), "workspace/diagnostic/refresh", nil, nil); err != nil {
 			s.logf("jitls: workspace/diagnostic/refresh: %v", err)
 		}
 	}()

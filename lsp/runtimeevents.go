@@ -1,17 +1,16 @@
 package lsp
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/jitlint/jitlint/jit/events"
 	"go.lsp.dev/protocol"
 )
 
@@ -62,153 +61,52 @@ func (r *runtimeEvents) stop() {
 	}
 }
 
-// eventLine is the part of a jit.Event line the server reads.
-type eventLine struct {
-	Time      time.Time `json:"time"`
-	Event     string    `json:"event"`
-	Function  string    `json:"function"`
-	CallSite  string    `json:"call_site"`
-	TraceMS   float64   `json:"trace_ms"`
-	LowerMS   float64   `json:"lower_ms"`
-	CompileMS float64   `json:"compile_ms"`
-	PID       int       `json:"pid"`
-	Changes   []struct {
-		Kind   string `json:"kind"`
-		Path   string `json:"path"`
-		Before string `json:"before"`
-		Now    string `json:"now"`
-	} `json:"changes"`
-}
-
-// lastRun is the events of the last process that wrote the file, by call site.
+// lastRun is the compiles of the last process that wrote the file, by
+// call site ("file:line").
 type lastRun struct {
-	start time.Time
-	sites map[string]*callSiteStats // "file:line"
+	sites map[string]*events.Site
 }
 
-// callSiteStats is what one call site compiled.
-type callSiteStats struct {
-	file     string
-	line     int
-	function string
-	compiles int
-	ms       float64 // trace + lower + compile, all compiles
-	causes   map[string]*cause
-	order    []string // cause keys in first-seen order (ties go to the first)
-}
-
-// cause is one reason for recompiles (an argument that changed) with the
-// successive values it took.
-type cause struct {
-	what   string
-	count  int
-	values []string
-}
-
-// readLastRun parses the events file and keeps the last run's events (the
-// process id of the last line). Malformed lines are skipped.
+// readLastRun parses the events file and keeps the last run's compiles
+// (the process id of the last event). Lines that are not events are
+// skipped.
 func readLastRun(path string) (*lastRun, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	var evs []eventLine
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e eventLine
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.CallSite != "" {
-			evs = append(evs, e)
-		}
-	}
-	run := &lastRun{sites: map[string]*callSiteStats{}}
+	defer f.Close()
+	evs, _ := events.Decode(f)
+	run := &lastRun{sites: map[string]*events.Site{}}
 	if len(evs) == 0 {
 		return run, nil
 	}
 	pid := evs[len(evs)-1].PID
-	for _, e := range evs {
-		if e.PID != pid {
-			continue
-		}
-		if run.start.IsZero() || e.Time.Before(run.start) {
-			run.start = e.Time
-		}
-		st := run.sites[e.CallSite]
-		if st == nil {
-			i := strings.LastIndexByte(e.CallSite, ':')
-			line, err := strconv.Atoi(e.CallSite[i+1:])
-			if i < 0 || err != nil {
-				continue
-			}
-			st = &callSiteStats{file: filepath.Clean(e.CallSite[:i]), line: line, function: e.Function, causes: map[string]*cause{}}
-			run.sites[e.CallSite] = st
-		}
-		st.compiles++
-		st.ms += e.TraceMS + e.LowerMS + e.CompileMS
-		if e.Event == "compile" && st.compiles > 1 {
-			st.add("new", "a new jitted function each time (jit.Jit is called again, so its cache starts empty)", "")
-		}
-		for _, c := range e.Changes {
-			switch c.Kind {
-			case "static":
-				st.add(c.Kind+c.Path, "static argument "+c.Path+" changed", c.Before, c.Now)
-			case "type":
-				st.add(c.Kind+c.Path, "the shape or dtype of "+c.Path+" changed", c.Before, c.Now)
-			case "weak_type":
-				st.add(c.Kind+c.Path, "the weak type of "+c.Path+" changed (a Go number versus an Array)", c.Before, c.Now)
-			case "pytree":
-				st.add(c.Kind, "the pytree structure of the arguments changed", c.Before, c.Now)
-			case "backend":
-				st.add(c.Kind, "the backend changed", c.Before, c.Now)
-			}
-		}
+	evs = slices.DeleteFunc(evs, func(e events.Event) bool { return e.PID != pid })
+	for _, st := range events.Sites(evs) {
+		run.sites[st.CallSite] = st
 	}
 	return run, nil
 }
 
-// add counts one occurrence of a cause with the before and now values: the
-// values the call site passed in order are the first before and every now.
-func (st *callSiteStats) add(key, what string, values ...string) {
-	c := st.causes[key]
-	if c == nil {
-		c = &cause{what: what}
-		st.causes[key] = c
-		st.order = append(st.order, key)
-	} else if len(values) > 1 {
-		values = values[1:]
-	}
-	c.count++
-	for _, v := range values {
-		if v != "" && (len(c.values) == 0 || c.values[len(c.values)-1] != v) {
-			c.values = append(c.values, v)
-		}
-	}
-}
-
-// message is the diagnostic text for a call site.
-func (st *callSiteStats) message() string {
+// siteMessage is the diagnostic text for a call site.
+func siteMessage(st *events.Site) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "compiled %d times in the last run", st.compiles)
-	var top *cause
-	for _, k := range st.order {
-		if c := st.causes[k]; top == nil || c.count > top.count {
-			top = c
-		}
-	}
-	if top != nil {
-		fmt.Fprintf(&b, ": %s", top.what)
-		if len(top.values) > 0 {
-			vs := top.values
+	fmt.Fprintf(&b, "compiled %d times in the last run", st.Compiles)
+	if top := st.Top(); top != nil {
+		fmt.Fprintf(&b, ": %s", top.What())
+		if len(top.Values) > 0 {
+			vs := top.Values
 			if len(vs) > 4 {
 				vs = append(vs[:4:4], "…")
 			}
 			fmt.Fprintf(&b, " (%s)", strings.Join(vs, "→"))
 		}
-		if len(st.causes) > 1 {
-			fmt.Fprintf(&b, " and %d other cause(s)", len(st.causes)-1)
+		if len(st.Causes) > 1 {
+			fmt.Fprintf(&b, " and %d other cause(s)", len(st.Causes)-1)
 		}
 	}
-	fmt.Fprintf(&b, "; %s tracing and compiling %s in all", fmtMs(st.ms), st.function)
+	fmt.Fprintf(&b, "; %s tracing and compiling %s in all", fmtMs(st.MS), st.Function)
 	return b.String()
 }
 
@@ -267,53 +165,39 @@ func (r *runtimeEvents) poll() {
 }
 
 // addDiagnostics adds the runtime diagnostics of res's files. A file
-// changed since the run (on disk after the run started, or edited in an
-// unsaved buffer) gets none: its lines may have moved.
-func (r *runtimeEvents) addDiagnostics(res *pkgResult, docs map[string]*document) {
+// whose content (on disk or in an unsaved buffer) is not the one the run
+// recorded gets none: its lines may have moved.
+func (r *runtimeEvents) addDiagnostics(res *pkgResult) {
 	run := r.current()
 	if run == nil || res.pp == nil {
 		return
 	}
 	for _, st := range run.sites {
-		if st.compiles < 2 {
+		if st.Compiles < 2 {
 			continue
 		}
-		content, ok := res.pp.contents[st.file]
-		m := res.mappers[st.file]
-		if !ok || m == nil || changedSince(st.file, content, docs[st.file] != nil, run.start) {
+		file := filepath.Clean(st.File)
+		content, ok := res.pp.contents[file]
+		m := res.mappers[file]
+		if !ok || m == nil || !events.SameSource(st.Sources, st.File, content) {
 			continue
 		}
-		start, end, ok := lineSpan(content, st.line)
+		start, end, ok := lineSpan(content, st.Line)
 		if !ok {
 			continue
 		}
-		u := fileURI(st.file)
+		u := fileURI(file)
 		rng := m.rangeOf(start, end)
-		msg := st.message()
+		msg := siteMessage(st)
 		for _, d := range res.diags[u] {
 			if d.diag.Code != "runtime" && d.diag.Code != "jitargs" && d.diag.Range.Start.Line <= rng.Start.Line && rng.Start.Line <= d.diag.Range.End.Line {
 				msg += fmt.Sprintf(" (the %v analyzer reports this call too: the run agrees)", d.diag.Code)
 				break
 			}
 		}
-		res.diags[u] = append(res.diags[u], storedDiag{version: res.version(st.file), diag: protocol.Diagnostic{
+		res.diags[u] = append(res.diags[u], storedDiag{version: res.version(file), diag: protocol.Diagnostic{
 			Range: rng, Severity: protocol.DiagnosticSeverityInformation, Code: "runtime", Source: "jitls", Message: msg}})
 	}
-}
-
-// changedSince reports whether file may differ from what a run that
-// started at start executed: modified on disk after it, or (open) edited
-// in a buffer that differs from the disk.
-func changedSince(file string, content []byte, open bool, start time.Time) bool {
-	st, err := os.Stat(file)
-	if err != nil || st.ModTime().After(start) {
-		return true
-	}
-	if open {
-		disk, err := os.ReadFile(file)
-		return err != nil || !bytes.Equal(disk, content)
-	}
-	return false
 }
 
 // lineSpan returns the byte offsets of line (1-based) of content without

@@ -7,16 +7,13 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/previewer"
 )
-
-// jitPkgPath is the import path of the traced-code API.
-const jitPkgPath = traced.JitPath
 
 // tracedFunc is a top-level function a preview can trace: one passed to
 // jit.Jit, jit.MakeJaxpr or a transformation (jit.Vmap, jit.Grad,
@@ -34,10 +31,10 @@ type tracedFunc struct {
 	static   []int  // StaticArgnums indices found at the jit.Jit call
 	sig      *types.Signature
 
-	args      []argExpr // from the directive, or the f32[8] default
-	defaulted bool      // args are the f32[8] default, not a directive
-	sigErr    string    // why this function cannot be previewed, if it cannot
-	variant   string    // set on a copy traced with other args (a jaxpr diff's side, a transformation)
+	args      []previewer.Arg // from the directive, or the f32[8] default
+	defaulted bool            // args are the f32[8] default, not a directive
+	sigErr    string          // why this function cannot be previewed, if it cannot
+	variant   string          // set on a copy traced with other args (a jaxpr diff's side, a transformation)
 
 	xform *transformCall // set on a copy traced through a transformation call (scanTransforms)
 }
@@ -61,13 +58,7 @@ func (f *tracedFunc) title() string {
 }
 
 // signature returns the input signature in directive syntax.
-func (f *tracedFunc) signature() string {
-	parts := make([]string, len(f.args))
-	for i, a := range f.args {
-		parts[i] = a.String()
-	}
-	return strings.Join(parts, ", ")
-}
+func (f *tracedFunc) signature() string { return previewer.Signature(f.args) }
 
 // directiveProblem is a //jit:args problem reported as a diagnostic.
 type directiveProblem struct {
@@ -187,10 +178,10 @@ func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []dire
 			p := params.At(i)
 			if slices.Contains(tf.static, i) || !traced.IsArray(p.Type()) {
 				tf.sigErr = fmt.Sprintf("parameter %d (%s %s) needs a value: add a //jit:args directive to %s's doc comment, e.g. //jit:args %s",
-					i+1, p.Name(), p.Type(), tf.name, exampleDirective(params, tf.static))
+					i+1, p.Name(), p.Type(), tf.name, previewer.ExampleArgs(params, tf.static))
 				return nil
 			}
-			tf.args = append(tf.args, argExpr{kind: argArray, dtype: "f32", dims: []int{8}})
+			tf.args = append(tf.args, previewer.Arg{Kind: previewer.ArgArray, DType: "f32", Dims: []int{8}})
 		}
 		tf.defaulted = true
 		return nil
@@ -200,44 +191,21 @@ func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []dire
 		tf.sigErr = "its //jit:args directive is malformed"
 		return []directiveProblem{*problem}
 	}
-	if i, msg := argsMismatch(tf, args, "//jit:args"); msg != "" {
+	if i, msg := previewer.Mismatch(tf.name, tf.sig, tf.static, args, "//jit:args"); msg != "" {
 		tf.sigErr = "its //jit:args directive does not match its parameters"
 		if i < 0 {
 			return []directiveProblem{{whole, msg}}
 		}
-		return []directiveProblem{{at(args[i].col, len(args[i].String())), msg}}
+		return []directiveProblem{{at(args[i].Col, len(args[i].String())), msg}}
 	}
 	tf.args = args
 	return nil
 }
 
-// argsMismatch says why args (from what: "//jit:args", or a signature
-// given to a command) do not fit tf's parameters: the index of the argument
-// at fault (-1 when the count is wrong) and a message; "" when they fit.
-func argsMismatch(tf *tracedFunc, args []argExpr, what string) (int, string) {
-	params := tf.sig.Params()
-	if len(args) != params.Len() {
-		example := exampleDirective(params, tf.static)
-		if strings.HasPrefix(what, "//") {
-			example = what + " " + example
-		} else {
-			example = strconv.Quote(example)
-		}
-		return -1, fmt.Sprintf("%s gives %d argument(s) but %s has %d parameter(s); e.g. %s",
-			what, len(args), tf.name, params.Len(), example)
-	}
-	for i, a := range args {
-		if msg := checkArg(a, params.At(i).Type(), slices.Contains(tf.static, i)); msg != "" {
-			return i, fmt.Sprintf("%s argument %d for parameter %s: %s", what, i+1, params.At(i).Name(), msg)
-		}
-	}
-	return 0, ""
-}
-
 // parseDirectiveComment parses a //jit:args comment. It returns the
 // arguments or the syntax problem, and for later problems a function that
 // locates a column of the directive's text and the whole comment's span.
-func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]argExpr, *directiveProblem, func(col, n int) span, span) {
+func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]previewer.Arg, *directiveProblem, func(col, n int) span, span) {
 	pos := fset.Position(dir.Pos())
 	text := strings.TrimPrefix(dir.Text, "//jit:args")
 	textStart := pos.Offset + len("//jit:args")
@@ -248,10 +216,10 @@ func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]argExpr, *d
 	if text != "" && text[0] != ' ' && text[0] != '\t' {
 		return nil, &directiveProblem{whole, "malformed //jit:args directive: put a space after //jit:args"}, at, whole
 	}
-	args, err := parseArgsDirective(text)
+	args, err := previewer.ParseArgs(text)
 	if err != nil {
-		de := err.(*directiveError)
-		return nil, &directiveProblem{at(de.col, len(text)-de.col), de.msg}, at, whole
+		de := err.(*previewer.SyntaxError)
+		return nil, &directiveProblem{at(de.Col, len(text)-de.Col), de.Msg}, at, whole
 	}
 	return args, nil, at, whole
 }
@@ -270,118 +238,4 @@ func syntaxProblems(f *ast.File, fset *token.FileSet) []directiveProblem {
 		}
 	}
 	return out
-}
-
-// exampleDirective suggests a directive for a parameter list.
-func exampleDirective(params *types.Tuple, static []int) string {
-	parts := make([]string, params.Len())
-	for i := range params.Len() {
-		t := params.At(i).Type()
-		switch {
-		case traced.IsArray(t) && !slices.Contains(static, i):
-			parts[i] = "f32[8]"
-		case isBasic(t, types.IsInteger):
-			parts[i] = "3"
-		case isBasic(t, types.IsFloat):
-			parts[i] = "0.5"
-		case isBasic(t, types.IsBoolean):
-			parts[i] = "true"
-		case isBasic(t, types.IsString):
-			parts[i] = `"name"`
-		default:
-			parts[i] = "{...}"
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-func isBasic(t types.Type, info types.BasicInfo) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&info != 0
-}
-
-// checkArg says what is wrong with directive argument a for a parameter of
-// type t, or "" if it fits.
-func checkArg(a argExpr, t types.Type, static bool) string {
-	switch a.kind {
-	case argArray:
-		if !traced.IsArray(t) {
-			return fmt.Sprintf("%s is an array but the parameter has type %s", a, t)
-		}
-		if static {
-			return "the parameter is static (StaticArgnums): give a Go value, not an array"
-		}
-		return ""
-	case argLiteral:
-		b, ok := t.Underlying().(*types.Basic)
-		if !ok {
-			return fmt.Sprintf("%s is a Go literal but the parameter has type %s", a.lit, t)
-		}
-		switch {
-		case a.lit == "true" || a.lit == "false":
-			if b.Info()&types.IsBoolean == 0 {
-				return fmt.Sprintf("%s is a bool but the parameter has type %s", a.lit, t)
-			}
-		case strings.HasPrefix(a.lit, `"`) || strings.HasPrefix(a.lit, "`"):
-			if b.Info()&types.IsString == 0 {
-				return fmt.Sprintf("%s is a string but the parameter has type %s", a.lit, t)
-			}
-		case b.Info()&types.IsNumeric == 0:
-			return fmt.Sprintf("%s is a number but the parameter has type %s", a.lit, t)
-		}
-		return ""
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Struct:
-		for i, e := range a.elems {
-			var ft types.Type
-			if k := a.keys[i]; k != "" {
-				for j := range u.NumFields() {
-					if u.Field(j).Name() == k {
-						ft = u.Field(j).Type()
-					}
-				}
-				if ft == nil {
-					return fmt.Sprintf("%s has no field %s", t, k)
-				}
-			} else {
-				if len(a.elems) != u.NumFields() {
-					return fmt.Sprintf("{...} for %s needs %d values or field names", t, u.NumFields())
-				}
-				ft = u.Field(i).Type()
-			}
-			if msg := checkArg(e, ft, false); msg != "" {
-				return msg
-			}
-		}
-		return ""
-	case *types.Slice, *types.Array:
-		elem := u.(interface{ Elem() types.Type }).Elem()
-		for i, e := range a.elems {
-			if a.keys[i] != "" {
-				return fmt.Sprintf("%s is a slice or array: its elements have no names", t)
-			}
-			if msg := checkArg(e, elem, false); msg != "" {
-				return msg
-			}
-		}
-		return ""
-	case *types.Map:
-		if !isBasic(u.Key(), types.IsString) {
-			return fmt.Sprintf("%s: only maps with string keys are pytrees", t)
-		}
-		for i, e := range a.elems {
-			if !strings.HasPrefix(a.keys[i], `"`) {
-				return fmt.Sprintf("map elements need quoted keys, e.g. {\"w\": f32[4]}")
-			}
-			if msg := checkArg(e, u.Elem(), false); msg != "" {
-				return msg
-			}
-		}
-		return ""
-	}
-	return fmt.Sprintf("{...} is a pytree but the parameter has type %s", t)
 }

@@ -4,10 +4,11 @@
 // that show a function's jaxpr and measured compile cost.
 //
 // The server speaks LSP over a byte stream (stdio in cmd/jitls). It uses the
-// go.lsp.dev/protocol wire types and go.lsp.dev/jsonrpc2's connection, but its
-// own framing and dispatch (see dispatch.go) to avoid the known defects of
-// protocol.NewServer: ignored numeric cancellation, no panic recovery, and
-// crashes on methods it does not implement.
+// go.lsp.dev/protocol wire types, but its own framing, JSON-RPC connection
+// and dispatch (transport.go, jsonrpc.go, dispatch.go): framing that
+// resynchronises after bad input, request ids echoed exactly as sent, and
+// none of the defects of protocol.NewServer (ignored numeric cancellation,
+// no panic recovery, crashes on methods it does not implement).
 package lsp
 
 import (
@@ -17,9 +18,10 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
 // Options configures a Server. The zero value is usable: no analyzers,
@@ -35,8 +37,9 @@ type Options struct {
 	// default) analyses at once; edits that arrive while an analysis runs
 	// cancel it at its next step and are analysed together when it stops.
 	DiagnosticsDelay time.Duration
-	// BuildTimeout bounds compiling a preview harness; RunTimeout bounds
-	// running it (tracing, compiling and timing user code).
+	// BuildTimeout bounds compiling a preview harness (2 minutes if zero);
+	// RunTimeout bounds running it: tracing, compiling and timing user code
+	// (1 minute if zero).
 	BuildTimeout, RunTimeout time.Duration
 	// GoCommand is the go binary used for previews ("go" if empty).
 	GoCommand string
@@ -50,23 +53,25 @@ type Options struct {
 type Server struct {
 	opts Options
 
-	conn   jsonrpc2.Conn
-	stream *frameStream
+	conn *conn
 
 	mu         sync.Mutex
 	state      lifecycle
 	settings   Settings
 	analyzers  []*analysis.Analyzer
 	clientCaps clientCaps
+	folders    []string // the workspace folders (trust.go)
 	docs       map[protocol.DocumentURI]*document
-	inflight   map[string]context.CancelFunc // request id (%q form) → cancel
+	inflight   map[string]context.CancelFunc // request id (idKey) → cancel
+	handlers   sync.WaitGroup                // request handlers running
 	exitCode   int
 	exited     chan struct{} // closed by the exit notification
 
-	diags    *diagnoser
-	previews *previewer
-	runtime  *runtimeEvents
-	hints    hintPreviews
+	previews  *previewer.Engine // builds and runs previews; owns every child process and temporary file
+	harnesses harnesses
+	diags     *diagnoser
+	runtime   *runtimeEvents
+	hints     hintPreviews
 }
 
 // lifecycle is the LSP session state.
@@ -81,15 +86,6 @@ const (
 
 // New returns a server configured by opts.
 func New(opts Options) *Server {
-	if opts.BuildTimeout <= 0 {
-		opts.BuildTimeout = 2 * time.Minute
-	}
-	if opts.RunTimeout <= 0 {
-		opts.RunTimeout = time.Minute
-	}
-	if opts.GoCommand == "" {
-		opts.GoCommand = "go"
-	}
 	s := &Server{
 		opts:     opts,
 		docs:     make(map[protocol.DocumentURI]*document),
@@ -98,8 +94,8 @@ func New(opts Options) *Server {
 		exited:   make(chan struct{}),
 		settings: defaultSettings(),
 	}
+	s.previews = previewer.New(previewer.Config{GoCommand: opts.GoCommand, BuildTimeout: opts.BuildTimeout, RunTimeout: opts.RunTimeout, Logf: s.logf})
 	s.diags = newDiagnoser(s)
-	s.previews = newPreviewer(s)
 	s.runtime = newRuntimeEvents(s)
 	return s
 }
@@ -110,27 +106,38 @@ func New(opts Options) *Server {
 func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.stream = newFrameStream(rwc, s.logf)
-	s.conn = jsonrpc2.NewConn(s.stream)
-	s.conn.Go(ctx, s.handle)
+	s.conn = newConn(newFrameStream(rwc, s.logf), s.logf)
+	go s.conn.serve(func(m *message) { s.handle(ctx, m) })
 	// After exit (or cancellation) the connection is closed but not waited
 	// for: a read blocked on stdin cannot be interrupted, and the process is
 	// about to end anyway.
 	select {
-	case <-s.conn.Done():
+	case <-s.conn.done:
 	case <-s.exited:
 	case <-ctx.Done():
-		s.conn.Close()
+		s.conn.close()
 	}
 	s.diags.stop()
-	s.previews.stop()
 	s.runtime.stop()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, c := range s.inflight {
 		c()
 	}
-	return s.exitCode
+	code := s.exitCode
+	s.mu.Unlock()
+	s.previews.Close()
+	// The cancelled requests answer before Run returns (a client that is
+	// still reading gets whole frames), unless one is stuck.
+	done := make(chan struct{})
+	go func() {
+		s.handlers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	return code
 }
 
 // logf sends a log line to the client (window/logMessage) and to Options.Log.
@@ -147,7 +154,7 @@ func (s *Server) logf(format string, args ...any) {
 
 // notify sends a notification to the client, logging (not returning) failures.
 func (s *Server) notify(method string, params any) {
-	if err := s.conn.Notify(context.Background(), method, params); err != nil && s.opts.Log != nil {
+	if err := s.conn.notify(method, params); err != nil && s.opts.Log != nil {
 		fmt.Fprintf(s.opts.Log, "jitls: sending %s: %v\n", method, err)
 	}
 }

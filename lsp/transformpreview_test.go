@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
-// startTrusted starts a server in a trusted workspace with a markdown
-// hover client.
-func startTrusted(t *testing.T) *testClient {
+// startTrusted starts a server in a trusted workspace, the folder dir,
+// with a markdown hover client.
+func startTrusted(t *testing.T, dir string) *testClient {
 	c := startServer(t, Options{})
-	c.initializeAs(map[string]any{"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown"}}}},
+	c.initializeIn(dir, map[string]any{"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown"}}}},
 		map[string]any{"allowCodeExecution": true})
 	return c
 }
@@ -32,7 +34,7 @@ func Scale(x jit.Array) jit.Array { return x.Mul(2) }
 // ScaleJaxpr is Scale's jaxpr.
 func ScaleJaxpr() (*jit.ClosedJaxpr, error) { return jit.MakeJaxpr(Scale)(jit.Spec(jit.Float32, 3)) }
 `})
-	c := startTrusted(t)
+	c := startTrusted(t, dir)
 	u, text := openFile(c, filepath.Join(dir, "relu", "made.go"))
 	h := c.hoverAt(u, text, "jit.MakeJaxpr(Scale)", len("jit.Make"))
 	if !strings.Contains(h, "**Scale**") || !strings.Contains(h, "{ lambda ; a:f32[8]. let") || !strings.Contains(h, "mul a 2.0") {
@@ -80,7 +82,7 @@ func Transformed(opts []jit.Option, s, x, y jit.Array) {
 	jit.Grad[local](Wave)(y)
 }
 `})
-	c := startTrusted(t)
+	c := startTrusted(t, dir)
 	u, text := openFile(c, filepath.Join(dir, "relu", "transform.go"))
 
 	// A batched predicate: both branches run, select_n chooses.
@@ -121,7 +123,7 @@ func Transformed(opts []jit.Option, s, x, y jit.Array) {
 	at := fmt.Sprintf("transform.go:%d:%d", strings.Count(text[:i], "\n")+1, i-strings.LastIndex(text[:i], "\n"))
 	h = c.hoverAt(u, text, "jit.Grad[grad1](Double)", len("jit.G"))
 	if !strings.Contains(h, "No jaxpr preview") || !strings.Contains(h, "Gradient only defined for scalar-output functions. Output had shape: [8]") ||
-		!strings.Contains(h, at) || strings.Contains(h, harnessFile) {
+		!strings.Contains(h, at) || strings.Contains(h, previewer.HarnessFile) {
 		t.Errorf("hover on jit.Grad[grad1](Double) should show jit's error at %s:\n%s", at, h)
 	}
 	// Options that are not constants in the source: said, not guessed.

@@ -8,12 +8,12 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/previewer"
 )
 
 // transformAPIs are the jit transformations whose calls are preview roots:
@@ -32,24 +32,11 @@ const vmapBatch = 4
 // tracedFunc of F it belongs to is a copy of F's with the batched
 // arguments, and the harness traces jit.Jit of the same transformations.
 type transformCall struct {
-	spans  []span           // the call, and the jit.Jit / jit.MakeJaxpr calls that take it
-	label  string           // the call as written, e.g. "jit.Vmap(SoftOrSharp)"
-	pos    string           // file:line:col of the call, for errors
-	base   *tracedFunc      // F
-	layers []transformLayer // innermost first
-}
-
-// transformLayer is one transformation call.
-type transformLayer struct {
-	api  string     // "Vmap", "Grad" or "ValueAndGrad"
-	grad types.Type // Grad and ValueAndGrad: the type argument G
-	opts []jitOption
-}
-
-// jitOption is an option call with constant arguments, e.g. jit.InAxes(1, jit.NotMapped).
-type jitOption struct {
-	name string
-	args []constant.Value
+	spans  []span                // the call, and the jit.Jit / jit.MakeJaxpr calls that take it
+	label  string                // the call as written, e.g. "jit.Vmap(SoftOrSharp)"
+	pos    string                // file:line:col of the call, for errors
+	base   *tracedFunc           // F
+	layers []previewer.Transform // innermost first
 }
 
 // scanTransforms returns the transformation calls of pkg whose function
@@ -80,7 +67,7 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc
 				continue
 			}
 			file := fileOf(pkg, call)
-			var layers []transformLayer
+			var layers []previewer.Transform
 			problem := ""
 			for c := call; c != nil; c = enclosingWrapper(file, info, c) {
 				api := traced.JitFunc(info, c)
@@ -103,7 +90,7 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc
 
 // transformedFunc is base's copy traced through the transformation call c
 // (layers, innermost first, end with c's).
-func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, layers []transformLayer, problem string, notMapped constant.Value) *tracedFunc {
+func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, layers []previewer.Transform, problem string, notMapped constant.Value) *tracedFunc {
 	p := pkg.Fset.Position(c.Pos())
 	x := &transformCall{spans: []span{spanOf(pkg, c)}, label: shorten(types.ExprString(c), 80),
 		pos: fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column), base: base, layers: layers}
@@ -114,7 +101,7 @@ func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, l
 	// a transformed function passes them through, as it passes them to F.
 	v.static = nil
 	for i, a := range base.args {
-		if a.kind == argLiteral {
+		if a.Kind == previewer.ArgLiteral {
 			v.static = append(v.static, i)
 		}
 	}
@@ -126,8 +113,8 @@ func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, l
 		return &v
 	}
 	for _, l := range layers {
-		if l.api == "Vmap" {
-			v.args = vmapArgs(v.args, l.inAxes(), notMapped)
+		if l.API == "Vmap" {
+			v.args = vmapArgs(v.args, inAxes(l), notMapped)
 		}
 	}
 	return &v
@@ -136,13 +123,13 @@ func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, l
 // readLayer reads the transformation call c of jit function api; the
 // string says why its options cannot be read from the source ("" when
 // they can).
-func readLayer(info *types.Info, c *ast.CallExpr, api string) (transformLayer, string) {
-	l := transformLayer{api: api}
+func readLayer(info *types.Info, c *ast.CallExpr, api string) (previewer.Transform, string) {
+	l := previewer.Transform{API: api}
 	if api != "Vmap" {
 		if inst, ok := info.Instances[calleeIdent(c)]; ok && inst.TypeArgs.Len() > 0 {
-			l.grad = inst.TypeArgs.At(0)
+			l.Grad = inst.TypeArgs.At(0)
 		}
-		if l.grad == nil {
+		if l.Grad == nil {
 			return l, "jitls cannot read its type argument G"
 		}
 		if namesLocalType(info, c.Fun) {
@@ -162,26 +149,26 @@ func readLayer(info *types.Info, c *ast.CallExpr, api string) (transformLayer, s
 		if name == "" || oc.Ellipsis.IsValid() {
 			return l, fmt.Sprintf("its option %s is not a jit option call with constant arguments, so jitls cannot tell what it is; write it as one (e.g. jit.InAxes(1)) to preview it", shorten(types.ExprString(a), 40))
 		}
-		o := jitOption{name: name}
+		o := previewer.Option{Name: name}
 		for _, arg := range oc.Args {
 			v := info.Types[arg].Value
 			if v == nil || v.Kind() != constant.Int && v.Kind() != constant.String && v.Kind() != constant.Bool {
 				return l, fmt.Sprintf("the argument %s of its option %s is not a constant, so jitls cannot tell what it is; write a constant to preview it", shorten(types.ExprString(arg), 40), name)
 			}
-			o.args = append(o.args, v)
+			o.Args = append(o.Args, v)
 		}
-		l.opts = append(l.opts, o)
+		l.Opts = append(l.Opts, o)
 	}
 	return l, ""
 }
 
 // inAxes returns the InAxes of a Vmap (the last such option wins, as in
 // jit), or nil for the default (axis 0 of every argument).
-func (l transformLayer) inAxes() []constant.Value {
+func inAxes(l previewer.Transform) []constant.Value {
 	var axes []constant.Value
-	for _, o := range l.opts {
-		if o.name == "InAxes" {
-			axes = o.args
+	for _, o := range l.Opts {
+		if o.Name == "InAxes" {
+			axes = o.Args
 		}
 	}
 	return axes
@@ -190,8 +177,8 @@ func (l transformLayer) inAxes() []constant.Value {
 // vmapArgs adds a batch dimension of vmapBatch to every array of args that
 // Vmap maps: at its InAxes position (axes nil: 0). An axis jit would reject
 // (out of range) leaves the argument as it is, and jit's error shows.
-func vmapArgs(args []argExpr, axes []constant.Value, notMapped constant.Value) []argExpr {
-	out := make([]argExpr, len(args))
+func vmapArgs(args []previewer.Arg, axes []constant.Value, notMapped constant.Value) []previewer.Arg {
+	out := make([]previewer.Arg, len(args))
 	for i, a := range args {
 		ax := 0
 		if i < len(axes) {
@@ -213,23 +200,23 @@ func vmapArgs(args []argExpr, axes []constant.Value, notMapped constant.Value) [
 
 // batchArg inserts the batch dimension at axis ax of every array of a (a
 // pytree's leaves too); Go values stay as they are.
-func batchArg(a argExpr, ax int) argExpr {
-	switch a.kind {
-	case argArray:
+func batchArg(a previewer.Arg, ax int) previewer.Arg {
+	switch a.Kind {
+	case previewer.ArgArray:
 		at := ax
 		if at < 0 {
-			at += len(a.dims) + 1
+			at += len(a.Dims) + 1
 		}
-		if at < 0 || at > len(a.dims) {
+		if at < 0 || at > len(a.Dims) {
 			return a
 		}
-		a.dims = slices.Insert(slices.Clone(a.dims), at, vmapBatch)
-	case argTree:
-		elems := make([]argExpr, len(a.elems))
-		for i, e := range a.elems {
+		a.Dims = slices.Insert(slices.Clone(a.Dims), at, vmapBatch)
+	case previewer.ArgTree:
+		elems := make([]previewer.Arg, len(a.Elems))
+		for i, e := range a.Elems {
 			elems[i] = batchArg(e, ax)
 		}
-		a.elems = elems
+		a.Elems = elems
 	}
 	return a
 }
@@ -328,34 +315,13 @@ func shorten(s string, n int) string {
 	return s
 }
 
-// transformExpr returns the Go expression of the harness that applies x's
-// transformations to fn.
-func (g *harnessGen) transformExpr(fn string, x *transformCall) string {
-	for _, l := range x.layers {
-		var opts []string
-		for _, o := range l.opts {
-			vals := make([]string, len(o.args))
-			for i, v := range o.args {
-				vals[i] = v.ExactString()
-			}
-			opts = append(opts, ", jitlsjit."+o.name+"("+strings.Join(vals, ", ")+")")
-		}
-		targ := ""
-		if l.grad != nil {
-			targ = "[" + types.TypeString(l.grad, g.qualifier) + "]"
-		}
-		fn = "jitlsjit." + l.api + targ + "(" + fn + strings.Join(opts, "") + ")"
-	}
-	return fn
-}
-
 // batchNote says where a transformed preview's signature comes from.
 func (x *transformCall) batchNote() string {
 	from := x.base.name + "'s //jit:args shapes"
 	if x.base.defaulted {
 		from = x.base.name + "'s default shapes (f32[8]; choose others with a //jit:args directive on " + x.base.name + ")"
 	}
-	if !slices.ContainsFunc(x.layers, func(l transformLayer) bool { return l.api == "Vmap" }) {
+	if !slices.ContainsFunc(x.layers, func(l previewer.Transform) bool { return l.API == "Vmap" }) {
 		return " (" + from + ")"
 	}
 	return fmt.Sprintf(" (%s with a batch dimension of %d for each Vmap)", from, vmapBatch)

@@ -3,209 +3,189 @@ package lsp
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
-
-	"go.lsp.dev/jsonrpc2"
 )
 
 // maxFrameBytes bounds the Content-Length a client may announce, so that a
 // corrupt header cannot make the server allocate gigabytes.
 const maxFrameBytes = 256 << 20
 
-// frameStream is a jsonrpc2.Stream with LSP's Content-Length framing that,
-// unlike jsonrpc2.NewStream, survives bad input: a frame whose body is not
-// JSON is answered with a ParseError, a body that is JSON but not a JSON-RPC
-// message with an InvalidRequest error, and a malformed header is skipped up
-// to the next blank line. Only end of input or a failed write ends the stream.
+// frameStream reads and writes LSP's Content-Length frames, and survives
+// bad input. Headers are read line by line: a line that is not a header is
+// logged and ignored, and so is anything before the next "Content-Length:"
+// after a frame the server could not read (its body is then never taken
+// for a header: the search for the next Content-Length skips it). A body
+// is exactly the announced number of bytes after the header block's blank
+// line. Only the end of input or a failed read ends the stream.
 type frameStream struct {
 	rwc  io.ReadWriteCloser
 	in   *bufio.Reader
-	wmu  sync.Mutex // serialises writes from the connection and from Read's error replies
+	wmu  sync.Mutex // one frame at a time
 	logf func(format string, args ...any)
+
+	// resync is set while the input up to the next Content-Length is
+	// skipped (after a frame that could not be read), which is logged
+	// once, with the bytes skipped, when a usable header is found.
+	resync  bool
+	skipped int64
 }
 
 func newFrameStream(rwc io.ReadWriteCloser, logf func(string, ...any)) *frameStream {
 	return &frameStream{rwc: rwc, in: bufio.NewReader(rwc), logf: logf}
 }
 
-// Read returns the next well-formed message, answering bad frames itself.
-func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
-		}
-		body, n, err := s.readFrame()
-		if err != nil {
-			var bad badHeaderError
-			if errors.As(err, &bad) {
-				s.logf("jitls: skipping malformed frame header: %v", err)
-				continue
-			}
-			return nil, n, err
-		}
-		// DecodeMessage ignores data after the first JSON value, so a
-		// decoded frame is checked in full by looksLikeMessage.
-		msg, err := jsonrpc2.DecodeMessage(body)
-		if err == nil {
-			err = looksLikeMessage(body)
-		}
-		if errors.Is(err, errNotJSON) || err != nil && !json.Valid(body) { // only a failed frame pays for json.Valid
-			s.logf("jitls: frame body is not valid JSON (%d bytes)", len(body))
-			s.writeError(nil, jsonrpc2.ParseError, "the message body is not valid JSON")
-			continue
-		}
-		if err != nil {
-			s.logf("jitls: not a JSON-RPC 2.0 message: %v", err)
-			s.writeError(rawID(body), jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 request: "+err.Error())
-			continue
-		}
-		return msg, n, nil
-	}
+// oversizedFrame is readFrame's error for a frame larger than
+// maxFrameBytes: the frame is skipped, and reading can continue.
+type oversizedFrame struct{ length int64 }
+
+func (e *oversizedFrame) Error() string {
+	return fmt.Sprintf("a message of %d bytes (its Content-Length) is larger than jitls accepts (%d bytes); it was skipped", e.length, maxFrameBytes)
 }
 
-// badHeaderError marks a frame header that could not be understood but after
-// which reading can continue.
-type badHeaderError struct{ msg string }
+// contentLength is the one header the server reads (lower case: header
+// names are case-insensitive).
+var contentLength = []byte("content-length")
 
-func (e badHeaderError) Error() string { return e.msg }
-
-// readFrame reads one header block and the body it announces.
-func (s *frameStream) readFrame() ([]byte, int64, error) {
-	var total int64
-	length := int64(-1)
-	var headerErr error
-	for {
-		line, err := s.in.ReadString('\n')
-		total += int64(len(line))
-		if err != nil {
-			if err == io.EOF && total == 0 {
-				return nil, total, io.EOF
-			}
-			return nil, total, fmt.Errorf("reading frame header: %w", err)
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			if total <= 2 { // a stray blank line between frames
-				total = 0
-				continue
-			}
-			break
-		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			headerErr = badHeaderError{fmt.Sprintf("header line %q has no colon", line)}
-			continue
-		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-			if err != nil || v <= 0 || v > maxFrameBytes {
-				headerErr = badHeaderError{fmt.Sprintf("bad Content-Length %q", strings.TrimSpace(value))}
-				continue
-			}
-			length = v
-		}
+// readFrame returns the body of the next frame.
+func (s *frameStream) readFrame() ([]byte, error) {
+	length, err := s.readHeader()
+	if err != nil {
+		return nil, err
 	}
-	if headerErr != nil {
-		return nil, total, headerErr
-	}
-	if length < 0 {
-		return nil, total, badHeaderError{"frame header has no Content-Length"}
+	if length > maxFrameBytes {
+		s.resync = true
+		return nil, &oversizedFrame{length}
 	}
 	// The buffer grows with the data that arrives, so a header announcing
-	// a huge body costs memory only if the body really comes.
+	// a large body costs memory only if the body really comes.
 	var buf bytes.Buffer
 	buf.Grow(int(min(length, 1<<20)))
 	if _, err := buf.ReadFrom(io.LimitReader(s.in, length)); err != nil || int64(buf.Len()) < length {
 		if err == nil {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, total, fmt.Errorf("reading %d-byte frame body: %w", length, err)
+		return nil, fmt.Errorf("reading %d-byte frame body: %w", length, err)
 	}
-	return buf.Bytes(), total + length, nil
+	return buf.Bytes(), nil
 }
 
-// Write sends one framed message.
-func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	data, err := json.Marshal(msg)
-	if err != nil {
-		return 0, fmt.Errorf("marshaling message: %w", err)
+// readHeader reads header lines up to the blank line that ends a header
+// block with a usable Content-Length, and returns that length. A
+// Content-Length is looked for anywhere in a line, so that one glued to the
+// end of a skipped body (which ends without a newline) is found too.
+func (s *frameStream) readHeader() (int64, error) {
+	length := int64(-1)
+	block := false // a header line was read since the last blank line
+	for {
+		line, n, err := s.readLine()
+		if err != nil {
+			if err == io.EOF && n == 0 && length < 0 {
+				return 0, io.EOF
+			}
+			return 0, fmt.Errorf("reading frame header: %w", io.ErrUnexpectedEOF)
+		}
+		trimmed := bytes.TrimSpace(line)
+		if len(trimmed) == 0 {
+			if length >= 0 {
+				return length, nil
+			}
+			if block && !s.resync {
+				s.logf("jitls: skipping a frame header without a usable Content-Length")
+				s.resync = true
+			}
+			block = false
+			continue
+		}
+		block = true
+		i := lastIndexASCIIFold(trimmed, contentLength)
+		if i < 0 {
+			s.skipped += int64(n)
+			if !s.resync && bytes.IndexByte(trimmed, ':') < 0 {
+				s.logf("jitls: ignoring malformed frame header line %s", quoteStart(trimmed))
+			}
+			continue
+		}
+		if s.resync || i > 0 || n > len(line) {
+			s.logf("jitls: skipped %d bytes of input up to the next Content-Length header", s.skipped+int64(n-len(line)+i))
+		}
+		s.resync, s.skipped = false, 0
+		value, ok := bytes.CutPrefix(bytes.TrimLeft(trimmed[i+len(contentLength):], " \t"), []byte(":"))
+		v, err := strconv.ParseInt(string(bytes.TrimSpace(value)), 10, 64)
+		if !ok || err != nil || v <= 0 {
+			s.logf("jitls: ignoring frame header %s: not a positive Content-Length; its body is skipped", quoteStart(trimmed[i:]))
+			length, s.resync = -1, true
+			continue
+		}
+		length = v
 	}
-	return s.writeBody(data)
 }
 
-func (s *frameStream) writeBody(data []byte) (int64, error) {
+// lastIndexASCIIFold is bytes.LastIndex of a lower-case ASCII pattern,
+// ignoring ASCII case (bytes.ToLower would change the length of invalid
+// UTF-8, and with it the index).
+func lastIndexASCIIFold(b, pattern []byte) int {
+	for i := len(b) - len(pattern); i >= 0; i-- {
+		j := 0
+		for j < len(pattern) && lowerASCII(b[i+j]) == pattern[j] {
+			j++
+		}
+		if j == len(pattern) {
+			return i
+		}
+	}
+	return -1
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// maxLineKept is how much of a long line readLine keeps: its end, where a
+// Content-Length glued to skipped input is.
+const maxLineKept = 256
+
+// readLine returns the next line (with its newline) and the bytes it
+// spanned; of a line longer than the reader's buffer only the last part
+// (at least maxLineKept bytes) is returned.
+func (s *frameStream) readLine() ([]byte, int, error) {
+	var kept []byte
+	n := 0
+	for {
+		chunk, err := s.in.ReadSlice('\n')
+		n += len(chunk)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			kept = append(kept[:0], chunk[max(0, len(chunk)-maxLineKept):]...)
+			continue
+		}
+		return append(kept, chunk...), n, err
+	}
+}
+
+// quoteStart quotes the start of b for a log line.
+func quoteStart(b []byte) string {
+	if len(b) > 60 {
+		return strconv.Quote(string(b[:60])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// writeFrame sends one framed body, in one write.
+func (s *frameStream) writeFrame(body []byte) error {
+	frame := fmt.Appendf(make([]byte, 0, len(body)+32), "Content-Length: %d\r\n\r\n", len(body))
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	n, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n", len(data))
-	if err != nil {
-		return int64(n), fmt.Errorf("writing frame header: %w", err)
+	if _, err := s.rwc.Write(append(frame, body...)); err != nil {
+		return fmt.Errorf("writing a frame: %w", err)
 	}
-	m, err := s.rwc.Write(data)
-	return int64(n + m), err
-}
-
-// writeError answers a message the connection never sees; id is the raw
-// JSON id, or nil for null.
-func (s *frameStream) writeError(id json.RawMessage, code jsonrpc2.Code, message string) {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	data, _ := json.Marshal(struct {
-		Version string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   *jsonrpc2.Error `json:"error"`
-	}{"2.0", id, jsonrpc2.NewError(code, message)})
-	if _, err := s.writeBody(data); err != nil {
-		s.logf("jitls: writing error reply: %v", err)
-	}
+	return nil
 }
 
 // Close closes the underlying connection.
 func (s *frameStream) Close() error { return s.rwc.Close() }
-
-// rawID extracts a usable "id" from a JSON object, or nil.
-func rawID(body []byte) json.RawMessage {
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 {
-		return nil
-	}
-	switch m.ID[0] {
-	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return m.ID
-	}
-	return nil
-}
-
-// errNotJSON is looksLikeMessage's error for a body that is not JSON.
-var errNotJSON = errors.New("the message body is not valid JSON")
-
-// looksLikeMessage checks that body is one JSON object with a method, a
-// result or an error (jsonrpc2.DecodeMessage takes anything else for an
-// empty response and drops it silently, and ignores trailing data).
-func looksLikeMessage(body []byte) error {
-	var m struct {
-		Method *string         `json:"method"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(body, &m); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			return errNotJSON
-		}
-		return err
-	}
-	if m.Method == nil && m.Result == nil && m.Error == nil {
-		return errors.New("it has no method (a request) and no result or error (a response)")
-	}
-	return nil
-}

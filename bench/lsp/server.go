@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +24,8 @@ type jitlsProcess struct {
 
 // startJitls starts bin/jitls in mod with the given -diagnostics-delay
 // (and extra environment) and initializes it as a client with versioned
-// diagnostics and work-done progress.
+// diagnostics and work-done progress, with mod as the (trusted) workspace
+// folder.
 func startJitls(bin, mod, delay string, env ...string) (*jitlsProcess, error) {
 	cmd := exec.Command(filepath.Join(bin, "jitls"), "-diagnostics-delay="+delay, "-logfile", filepath.Join(os.TempDir(), "jitls-bench.log"))
 	cmd.Dir = mod
@@ -38,7 +40,8 @@ func startJitls(bin, mod, delay string, env ...string) (*jitlsProcess, error) {
 		"window":       map[string]any{"workDoneProgress": true},
 		"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}},
 	}
-	if _, err := p.c.request("initialize", map[string]any{"capabilities": caps, "initializationOptions": map[string]any{"allowCodeExecution": true}}); err != nil {
+	root := (&url.URL{Scheme: "file", Path: filepath.ToSlash(mod)}).String()
+	if _, err := p.c.request("initialize", map[string]any{"capabilities": caps, "rootUri": root, "initializationOptions": map[string]any{"allowCodeExecution": true}}); err != nil {
 		cmd.Process.Kill()
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestJaxprDiff(t *testing.T) {
 		t.Errorf("wrong signature: %v\n%s", err, out)
 	}
 	out, err = run("./examples/codelab.Nope", "f32[4]", "f32[8]")
-	if err == nil || !strings.Contains(out, "Nope is not a traced top-level function") {
+	if err == nil || !strings.Contains(out, "Nope is not a top-level function of github.com/jitlint/jitlint/examples/codelab") || !strings.Contains(out, "Model") {
 		t.Errorf("unknown function: %v\n%s", err, out)
 	}
 }

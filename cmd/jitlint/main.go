@@ -8,19 +8,25 @@
 //
 //	jitlint ./...                       report findings (exit 3 when there are some)
 //	jitlint -fix ./...                  apply the suggested fixes
-//	jitlint -json ./...                 findings as JSON
+//	jitlint -json ./...                 findings as JSON (the same as -format=json)
+//	jitlint -format=sarif ./...         findings as a SARIF 2.1.0 log (or text, json, github)
+//	jitlint -events FILE ./...          add what a run with JITLINT_EVENTS=FILE did
+//	jitlint -baseline FILE ./...        report only findings that FILE (-format=json) lacks
 //	jitlint -unrolledloop.max=64 ./...  tune an analyzer; -NAME=false turns one off
 //	jitlint -directive=false ./...      do not check the suppression directives
 //	go vet -vettool=$(which jitlint) ./...
 //	jitlint jaxpr-diff ./pkg.Func 'f32[4]' 'f32[8]'   diff a function's jaxprs under two signatures
 //
-// Under go vet (a *.cfg argument) it uses its own driver (vet.go): packages
-// that do not import jit are skipped without being read, and the others are
-// type-checked against the compiler's export data, so that go vet with
-// jitlint costs far less than go vet itself. With JITLINT_VET=unitchecker in
-// the environment it uses the stock golang.org/x/tools unitchecker instead
-// (the fallback, should a Go release change the go vet protocol);
-// TestVetDriverMatchesUnitchecker requires both to give the same output.
+// The command's own driver (lint.go) loads the packages with go/packages
+// and runs the analyzers with x/tools' checker; -fix, -V and help are
+// multichecker's. Under go vet (a *.cfg argument) it uses its own driver
+// (vet.go): packages that do not import jit are skipped without being
+// read, and the others are type-checked against the compiler's export
+// data, so that go vet with jitlint costs far less than go vet itself. With
+// JITLINT_VET=unitchecker in the environment it uses the stock
+// golang.org/x/tools unitchecker instead (the fallback, should a Go release
+// change the go vet protocol); TestVetDriverMatchesUnitchecker requires
+// both to give the same output.
 //
 // See docs/analyzers.md for what each analyzer reports and why.
 package main
@@ -42,20 +48,24 @@ func main() {
 	args := os.Args[1:]
 	switch driver := os.Getenv("JITLINT_VET"); driver {
 	case "":
-		if vetInvocation(args) {
-			os.Exit(runVet(all, args))
-		}
 	case "unitchecker":
-		// multichecker.Main runs unitchecker on a *.cfg argument; only the
-		// tool's identity for go vet's cache changes.
+		// multichecker.Main runs unitchecker on a *.cfg argument and
+		// answers go vet's -flags; only the tool's identity for go vet's
+		// cache changes.
 		if len(args) == 1 && args[0] == "-V=full" {
 			os.Exit(printVetToolID(driver))
+		}
+		if vetInvocation(args) || (len(args) == 1 && args[0] == "-flags") {
+			multichecker.Main(all...)
 		}
 	default:
 		fmt.Fprintf(os.Stderr, "jitlint: JITLINT_VET=%q: want unitchecker (the stock go vet driver) or nothing (jitlint's own)\n", driver)
 		os.Exit(1)
 	}
-	multichecker.Main(all...)
+	if vetInvocation(args) {
+		os.Exit(runVet(all, args))
+	}
+	os.Exit(runCommand(all, args))
 }
 
 // printVetToolID answers go vet's -V=full as multichecker does (the

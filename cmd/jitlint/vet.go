@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -36,74 +35,29 @@ func vetInvocation(args []string) bool {
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
-// vetOptions are the flags go vet passes to the tool.
-type vetOptions struct {
-	json, fix, diff bool
-	enabled         map[string]*triState
-}
-
-// triState is an analyzer's -NAME flag: unset, true or false.
-type triState struct{ set, on bool }
-
-func (t *triState) String() string   { return fmt.Sprint(t.on) }
-func (t *triState) IsBoolFlag() bool { return true }
-func (t *triState) Set(s string) error {
-	switch s {
-	case "true", "1":
-		t.set, t.on = true, true
-	case "false", "0":
-		t.set, t.on = true, false
-	default:
-		return fmt.Errorf("want true or false, got %q", s)
+// vetUnsupported says why go vet cannot do what opts ask, or "". (go vet
+// itself adds -json, and prints text from the JSON unless its user gave
+// -json: -format=text and -format=json change nothing.)
+func vetUnsupported(opts *options) string {
+	switch {
+	case opts.format == formatSARIF || opts.format == formatGitHub:
+		return fmt.Sprintf("-format=%s is not available under go vet: go vet runs the tool once per package and parses or concatenates "+
+			"each one's JSON, so no one SARIF log or list of annotations comes out; run jitlint -format=%s ./... instead", opts.format, opts.format)
+	case len(opts.events) > 0 || opts.baseline != "":
+		return "-events and -baseline are not available under go vet, which runs the tool once per package, in the package's directory; " +
+			"run jitlint -events FILE -baseline FILE ./... instead"
+	case opts.fix && opts.diff:
+		return "go vet -fix -diff is not supported by the vet tool; run jitlint -fix -diff ./... instead"
 	}
-	return nil
-}
-
-// parseVetFlags parses the flags before the config file, with multichecker's
-// meaning: -NAME=true runs only the named analyzers, -NAME=false turns one
-// off, -NAME.flag sets an analyzer's flag.
-func parseVetFlags(all []*analysis.Analyzer, args []string) (*vetOptions, []*analysis.Analyzer, error) {
-	opts := &vetOptions{enabled: map[string]*triState{}}
-	fs := flag.NewFlagSet("jitlint", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&opts.json, "json", false, "emit JSON output")
-	fs.BoolVar(&opts.fix, "fix", false, "apply all suggested fixes")
-	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print diffs")
-	fs.Int("c", -1, "display offending line with this many lines of context (ignored)")
-	for _, a := range all {
-		opts.enabled[a.Name] = &triState{}
-		fs.Var(opts.enabled[a.Name], a.Name, "enable "+a.Name)
-		a.Flags.VisitAll(func(f *flag.Flag) {
-			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
-		})
-	}
-	if err := fs.Parse(args); err != nil {
-		return nil, nil, err
-	}
-	anyOn := false
-	for _, t := range opts.enabled {
-		anyOn = anyOn || (t.set && t.on)
-	}
-	var run []*analysis.Analyzer
-	for _, a := range all {
-		t := opts.enabled[a.Name]
-		if (anyOn && t.set && t.on) || (!anyOn && !(t.set && !t.on)) {
-			run = append(run, a)
-		}
-	}
-	return opts, run, nil
+	return ""
 }
 
 // runVet handles one go vet invocation and returns the exit status.
 func runVet(all []*analysis.Analyzer, args []string) int {
 	cfgFile := args[len(args)-1]
-	opts, run, err := parseVetFlags(all, args[:len(args)-1])
+	opts, run, _, _, err := parseFlags(all, reports, args[:len(args)-1])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "jitlint: %v (in the flags go vet passed: %q)\n", err, args[:len(args)-1])
-		return 1
-	}
-	if opts.fix && opts.diff {
-		fmt.Fprintln(os.Stderr, "jitlint: go vet -fix -diff is not supported by the vet tool; run jitlint -fix -diff ./... instead")
 		return 1
 	}
 	data, err := os.ReadFile(cfgFile)
@@ -114,6 +68,11 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 	var cfg unitchecker.Config
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "jitlint: decoding the go vet config %s: %v\n", cfgFile, err)
+		return 1
+	}
+	// Said once per package that go vet reports on, not for each dependency.
+	if why := vetUnsupported(opts); why != "" && !cfg.VetxOnly {
+		fmt.Fprintf(os.Stderr, "jitlint: %s\n", why)
 		return 1
 	}
 	out := io.Writer(os.Stdout)
@@ -159,7 +118,7 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 	if opts.fix {
 		return writeFixArchive(fset, cfg.FixArchive, results)
 	}
-	return report(out, fset, cfg.ID, results, opts.json)
+	return report(out, fset, files, cfg.ID, results, opts.json)
 }
 
 // importsJit reports whether the package imports the jit package directly.

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/jitlint/jitlint/analyzers"
 )
 
-func TestParseVetFlags(t *testing.T) {
+func TestParseFlags(t *testing.T) {
 	n := len(analyzers.Names)
 	for _, tc := range []struct {
 		args []string
@@ -19,16 +20,32 @@ func TestParseVetFlags(t *testing.T) {
 		{[]string{"-directive=false"}, n - 1},
 	} {
 		all := analyzers.All()
-		_, run, err := parseVetFlags(all, tc.args)
+		_, run, _, _, err := parseFlags(all, reports, tc.args)
 		if err != nil || len(run) != tc.want {
-			t.Errorf("parseVetFlags(%q): %d analyzers, %v; want %d", tc.args, len(run), err, tc.want)
+			t.Errorf("parseFlags(%q): %d analyzers, %v; want %d", tc.args, len(run), err, tc.want)
 		}
 		if tc.args[0] == "-unrolledloop.max=64" && all[1].Flags.Lookup("max").Value.String() != "64" {
 			t.Errorf("-unrolledloop.max=64 did not set the analyzer's flag")
 		}
 	}
-	if _, _, err := parseVetFlags(analyzers.All(), []string{"-nosuch"}); err == nil {
-		t.Error("unknown flag accepted")
+	for _, bad := range [][]string{{"-nosuch"}, {"-format=xml"}} {
+		if _, _, _, _, err := parseFlags(analyzers.All(), reports, bad); err == nil {
+			t.Errorf("parseFlags(%q) accepted", bad)
+		}
+	}
+	for args, want := range map[string]string{"": "text", "-json": "json", "-format=sarif": "sarif", "-json -format=json": "json", "-json -format=github": ""} {
+		opts, _, _, _, err := parseFlags(analyzers.All(), reports, strings.Fields(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := opts.outputFormat(); got != want || (err == nil) != (want != "") {
+			t.Errorf("jitlint %s: format %q, %v; want %q", args, got, err, want)
+		}
+	}
+	// The reports of -events are selected like analyzers.
+	_, run, on, _, err := parseFlags(analyzers.All(), reports, []string{"-recompiles"})
+	if err != nil || len(run) != 0 || !on["recompiles"] || on["tracefailures"] {
+		t.Errorf("parseFlags(-recompiles): %d analyzers, reports %v, %v; want only recompiles", len(run), on, err)
 	}
 }
 

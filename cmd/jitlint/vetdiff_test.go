@@ -12,9 +12,9 @@ import (
 	"testing"
 )
 
-// The analyzers' fixture packages (testdata/src), one module per analyzer
-// so that their import paths ("tracedbool/helpers") resolve, in one
-// workspace with the jit API copy.
+// The analyzers' fixture packages that the go vet drivers are compared on:
+// packages of the fixtures module in the top-level testdata directory
+// ("tracedbool/helpers"), which requires this checkout's jit.
 var vetFixtures = map[string][]string{
 	"shapechurn":   {"a"},
 	"staticargs":   {"a", "hoist", "sched"},

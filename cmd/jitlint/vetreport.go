@@ -2,9 +2,8 @@ package main
 
 import (
 	"archive/zip"
-	"cmp"
-	"encoding/json"
 	"fmt"
+	"go/ast"
 	"go/format"
 	"go/token"
 	"io"
@@ -15,98 +14,34 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// The JSON that go vet reads from the tool's stdout:
-// {package ID: {analyzer: [diagnostics] or {"error": "..."}}}
-// (the same schema as x/tools' unitchecker).
-type (
-	jsonDiagnostic struct {
-		Category       string            `json:"category,omitempty"`
-		Posn           string            `json:"posn"`
-		End            string            `json:"end"`
-		Message        string            `json:"message"`
-		SuggestedFixes []jsonFix         `json:"suggested_fixes,omitempty"`
-		Related        []jsonRelatedInfo `json:"related,omitempty"`
-	}
-	jsonFix struct {
-		Message string     `json:"message"`
-		Edits   []jsonEdit `json:"edits"`
-	}
-	jsonEdit struct {
-		Filename string `json:"filename"`
-		Start    int    `json:"start"`
-		End      int    `json:"end"`
-		New      string `json:"new"`
-	}
-	jsonRelatedInfo struct {
-		Posn    string `json:"posn"`
-		End     string `json:"end"`
-		Message string `json:"message"`
-	}
-	jsonError struct {
-		Err string `json:"error"`
-	}
-)
-
-// report prints the results: JSON for go vet, or file:line:col: message
-// lines on stderr. It returns the exit status.
-func report(out io.Writer, fset *token.FileSet, id string, results []*factpass.Result, asJSON bool) int {
-	if !asJSON {
-		code := 0
-		for _, r := range results {
-			if r.Err != nil {
-				fmt.Fprintf(os.Stderr, "jitlint: %s: %v\n", r.Analyzer.Name, r.Err)
-				code = 1
-			}
-			for _, d := range r.Diagnostics {
-				fmt.Fprintf(os.Stderr, "%s: %s\n", fset.Position(d.Pos), d.Message)
-				code = 1
-			}
-		}
-		return code
-	}
-	byAnalyzer := map[string]any{}
+// report prints the results of a package: JSON for go vet (see
+// format_json.go), or go vet's text on stderr. It returns the exit status.
+func report(out io.Writer, fset *token.FileSet, files []*ast.File, id string, results []*factpass.Result, asJSON bool) int {
+	var fs []*finding
+	var errs []analysisError
 	for _, r := range results {
 		if r.Err != nil {
-			byAnalyzer[r.Analyzer.Name] = jsonError{r.Err.Error()}
-			continue
+			errs = append(errs, analysisError{id, r.Analyzer.Name, r.Err})
 		}
-		if len(r.Diagnostics) == 0 {
-			continue
-		}
-		var diags []jsonDiagnostic
 		for _, d := range r.Diagnostics {
-			diags = append(diags, toJSON(fset, d))
+			fs = append(fs, newFinding(fset, files, analyzerRule(r.Analyzer), id, d))
 		}
-		byAnalyzer[r.Analyzer.Name] = diags
 	}
-	if len(byAnalyzer) == 0 {
+	if asJSON {
+		if err := printJSON(out, fs, errs); err != nil {
+			fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
+			return 1
+		}
 		return 0
 	}
-	data, err := json.MarshalIndent(map[string]any{id: byAnalyzer}, "", "\t")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "jitlint: %v\n", err)
+	for _, e := range errs {
+		fmt.Fprintf(os.Stderr, "jitlint: %s: %v\n", e.analyzer, e.err)
+	}
+	printText(os.Stderr, fs, -1, sources{})
+	if len(errs) > 0 || len(fs) > 0 {
 		return 1
 	}
-	fmt.Fprintf(out, "%s\n", data)
 	return 0
-}
-
-// toJSON converts d as unitchecker does: a missing end is the start.
-func toJSON(fset *token.FileSet, d analysis.Diagnostic) jsonDiagnostic {
-	pos := func(p token.Pos) string { return fset.Position(p).String() }
-	j := jsonDiagnostic{Category: d.Category, Posn: pos(d.Pos), End: pos(cmp.Or(d.End, d.Pos)), Message: d.Message}
-	for _, f := range d.SuggestedFixes {
-		jf := jsonFix{Message: f.Message}
-		for _, e := range f.TextEdits {
-			name, ed := toEdit(fset, e)
-			jf.Edits = append(jf.Edits, jsonEdit{Filename: name, Start: ed.start, End: ed.end, New: ed.text})
-		}
-		j.SuggestedFixes = append(j.SuggestedFixes, jf)
-	}
-	for _, r := range d.Related {
-		j.Related = append(j.Related, jsonRelatedInfo{Posn: pos(r.Pos), End: pos(cmp.Or(r.End, r.Pos)), Message: r.Message})
-	}
-	return j
 }
 
 // edit is a text edit as byte offsets in one file.

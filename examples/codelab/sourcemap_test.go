@@ -33,7 +33,7 @@ func TestSourceMap(t *testing.T) {
 		{"ReluWhere", ReluWhere, []any{f32}, "step6_control_flow.go", map[string]string{"func ReluWhere": "gt broadcast_in_dim select_n"}},
 		// jit.Relu and jit.Softplus are jit's own: their equations belong to the Cond call.
 		{"SoftOrSharp", SoftOrSharp, []any{jit.Spec(jit.Bool), f32}, "step6_control_flow.go", map[string]string{
-			"return jit.Cond(sharp": "convert_element_type cond abs neg exp log1p max add max"}},
+			"return jit.Cond(sharp": "convert_element_type cond custom_jvp_call max sub ne add abs neg exp log1p add select_n custom_jvp_call jit max"}},
 		{"PythonForLoop", PythonForLoop, []any{2, f32}, "step7_loops.go", map[string]string{
 			"y = y.Sin().Add(y.Mul(0.01))": "sin mul add sin mul add"}},
 		{"ScanLoop", ScanLoop, []any{2, f32}, "step7_loops.go", map[string]string{

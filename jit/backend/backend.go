@@ -64,9 +64,19 @@ var (
 
 // Register makes a backend available under name. open is called lazily (once
 // per process, by the jit package) and may fail, e.g. when no GPU is present.
+// A backend registers itself once, from its package's init function; as
+// database/sql's Register does, Register panics if open is nil or if a
+// backend is already registered under name.
 func Register(name string, open func() (Backend, error)) {
 	mu.Lock()
 	defer mu.Unlock()
+	if open == nil {
+		panic(fmt.Sprintf("backend: Register of backend %q with a nil open function", name))
+	}
+	if _, dup := registry[name]; dup {
+		panic(fmt.Sprintf("backend: Register called twice for backend %q; "+
+			"register from the backend package's init function only, once per name", name))
+	}
 	registry[name] = open
 }
 

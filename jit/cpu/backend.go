@@ -3,10 +3,13 @@
 // reduction into one kernel made of closures over typed block slices, and
 // runs the kernels block by block (blocks sized for the L1/L2 caches), over
 // GOMAXPROCS goroutines for large arrays and on the calling goroutine for
-// small ones. Equations it does not fuse run through the reference
-// evaluator (jit/ir/eval); control flow bodies are compiled once and run in
-// a loop. float32 transcendentals, sqrt, rsqrt and pow run the kernels of
-// f32math.go: float64 polynomial evaluations rounded once (within
+// small ones. Float matrix products (dot_general, with their fused
+// elementwise consumers) run as packed, cache-blocked batched GEMM on
+// register-blocked micro-kernels (gemm.go). Equations it does not fuse run
+// through the reference evaluator (jit/ir/eval); control flow bodies are
+// compiled once and run in a loop. float32 transcendentals, sqrt, rsqrt
+// and pow run the kernels of f32math.go: float64 polynomial evaluations
+// rounded once (within
 // 0.5 + 2^-9 ulp), vectorized with AVX2+FMA on amd64 CPUs that have them
 // (detected at run time) and in pure Go elsewhere or with the purego build
 // tag, bit for bit the same. Importing the package registers the backend

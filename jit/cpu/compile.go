@@ -135,15 +135,24 @@ func (c *compiler) outSlots(e *ir.Eqn) []int {
 	return out
 }
 
-// add appends a step; mk receives the step's index.
+// add appends a step; mk receives the step's scratch index.
 func (c *compiler) add(mk func(self int) step) {
-	c.p.steps = append(c.p.steps, mk(len(c.p.steps)))
+	c.p.steps = append(c.p.steps, mk(c.scratchIndex()))
+}
+
+// scratchIndex allocates an index into a state's scratch, for a step or
+// for a kernel that a step runs (a product's epilogue).
+func (c *compiler) scratchIndex() int {
+	c.p.nscratch++
+	return c.p.nscratch - 1
 }
 
 // group compiles one fusion group into steps: one fused kernel when the
 // kernels implement every equation, else one evaluated step per equation.
 func (c *compiler) group(g *fusion.Group) error {
 	switch g.Kind {
+	case fusion.Contraction:
+		return c.contraction(g)
 	case fusion.Elementwise:
 		if ok, err := c.fused(g, g.Eqns, nil, g.Outputs); ok || err != nil {
 			return err
@@ -218,6 +227,78 @@ func (c *compiler) eqn(e *ir.Eqn) error {
 		c.add(func(self int) step { s.self = self; return s })
 		return nil
 	}
+	if e.Prim == ir.DotGeneral {
+		if s, ok := c.dotStep(e, in); ok {
+			c.add(func(self int) step { s.self = self; return s })
+			return nil
+		}
+	}
 	c.add(func(self int) step { return &evalStep{eqn: e, in: in, out: out, self: self} })
 	return nil
+}
+
+// contraction compiles a product with its prologue and epilogue: one
+// dotStep whose packing reads the prologue converts' operands in place
+// (they store alike) and which runs the epilogue's fused kernel on each
+// finished block of the product, or, when the kernels cannot take the
+// epilogue, a convert's result is read by more than the product, or the
+// product is not a float one, the parts of g.Split one after the other.
+func (c *compiler) contraction(g *fusion.Group) error {
+	dot, epi := g.Product(), g.Epilogue()
+	in, err := c.refs(dot)
+	if err != nil {
+		return err
+	}
+	inPlace := true
+	for _, e := range g.Prologue() {
+		if slices.Contains(g.Outputs, e.Out[0]) || epi != nil && slices.Contains(epi.Inputs, e.Out[0]) {
+			inPlace = false
+			break
+		}
+		src, err := c.ref(e.In[0])
+		if err != nil {
+			return err
+		}
+		for i, a := range dot.In {
+			if isVar(a, e.Out[0]) {
+				in[i] = src
+			}
+		}
+	}
+	if s, ok := c.dotStep(dot, in); ok && inPlace {
+		if epi == nil {
+			c.pl.fused[g] = len(g.Prologue()) > 0
+			c.add(func(self int) step { s.self = self; return s })
+			return nil
+		}
+		_, n := s.prod.dims()
+		k, err := c.buildEpilogue(epi, n)
+		if err != nil && !errors.Is(err, errUnfusable) {
+			return err
+		}
+		if err == nil {
+			k.eqns, k.self = len(epi.Eqns), c.scratchIndex()
+			s.epi = k
+			c.pl.fused[g] = true
+			c.add(func(self int) step { s.self = self; return s })
+			return nil
+		}
+	}
+	for _, p := range g.Split() {
+		if err := c.group(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dotStep compiles a float dot_general into a product step (recording how
+// it runs for the listing); it reports false for the ones the evaluator
+// runs.
+func (c *compiler) dotStep(e *ir.Eqn, in []ref) (*dotStep, bool) {
+	s, ok := newDotStep(e, in, c.slots[e.Out[0]])
+	if ok {
+		c.pl.products[e] = s.prod.describe()
+	}
+	return s, ok
 }

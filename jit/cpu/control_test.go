@@ -113,9 +113,8 @@ func TestScan(t *testing.T) {
 
 func TestDebugPrintAtRunTime(t *testing.T) {
 	var out bytes.Buffer
-	old := eval.Stdout
-	eval.Stdout = &out
-	defer func() { eval.Stdout = old }()
+	eval.SetPrintOutput(&out)
+	defer eval.SetPrintOutput(nil)
 	cj := scanJaxpr(4, 3, false, true)
 	ex, _ := compileCJ(t, cj)
 	if out.Len() != 0 {

@@ -21,10 +21,13 @@ type loc struct {
 }
 
 // binding ties a register to the value it views or is filled from: an
-// input's or output's slot, or a literal.
+// input's or output's slot, or a literal. A view with a period reads the
+// element at offset i modulo period for element i (the operand of an
+// epilogue's broadcast, whose chunks never cross a multiple of period).
 type binding struct {
 	loc
-	src ref
+	src    ref
+	period int
 }
 
 // kernel is a fused elementwise chain, optionally ending in a reduction,
@@ -52,6 +55,7 @@ type kernel struct {
 // state (for the workers to read its slots), chunk bounds, and the
 // reduction's combined accumulators.
 type kscratch struct {
+	k      *kernel
 	frames []*frame
 	st     *state
 	bounds []int
@@ -67,7 +71,7 @@ type kscratch struct {
 func (k *kernel) scratchOf(st *state) *kscratch {
 	sc, _ := st.scratch[k.self].(*kscratch)
 	if sc == nil {
-		sc = &kscratch{st: st}
+		sc = &kscratch{k: k, st: st}
 		st.scratch[k.self] = sc
 	}
 	return sc
@@ -93,10 +97,6 @@ func (k *kernel) frame(sc *kscratch, w int) *frame {
 // goroutine, or split over the pool for large work) and stores a
 // reduction's result.
 func (k *kernel) run(st *state) error {
-	sc := k.scratchOf(st)
-	for j, s := range k.outSlots {
-		st.env[s] = st.dest(s, k.outAvals[j])
-	}
 	var rb *ir.Buffer
 	if k.red != nil {
 		rb = st.dest(k.red.slot, k.red.aval)
@@ -106,33 +106,56 @@ func (k *kernel) run(st *state) error {
 	if parallelFor(k.n, k.cost) {
 		w = workers()
 	}
+	sc := k.scratchOf(st)
 	sc.bounds = k.chunks(sc.bounds[:0], w)
 	nc := max(len(sc.bounds)-1, 0) // no bounds at all when k.n == 0
 	nw := min(w, nc)
-	// Frames are allocated here, on the calling goroutine.
-	for i := 0; i < nw; i++ {
-		k.frame(sc, i)
-	}
-	if len(sc.panics) < nw {
-		sc.panics = make([]any, nw)
-	}
+	k.prepare(st, nw)
 	sc.next.Store(0)
 	if nw == 1 {
 		k.work(sc, 0)
 	} else if nw > 1 {
-		dispatch(k, sc, nw)
+		dispatch(sc, &sc.wg, nw)
 	}
-	for i := 0; i < nw; i++ {
-		if p := sc.panics[i]; p != nil {
-			clear(sc.panics)
-			return fmt.Errorf("cpu: internal error in a fused kernel (please report): %v", p)
-		}
+	if err := k.failed(sc, nw); err != nil {
+		return err
 	}
 	if k.red != nil {
 		k.red.finish(sc, nw, rb)
 	}
 	return nil
 }
+
+// prepare binds the kernel's outputs in st and allocates the frames of nw
+// workers (here, on the calling goroutine), for run or for a matrix
+// product that runs the kernel as its epilogue.
+func (k *kernel) prepare(st *state, nw int) *kscratch {
+	sc := k.scratchOf(st)
+	for j, s := range k.outSlots {
+		st.env[s] = st.dest(s, k.outAvals[j])
+	}
+	for i := 0; i < nw; i++ {
+		k.frame(sc, i)
+	}
+	if len(sc.panics) < nw {
+		sc.panics = make([]any, nw)
+	}
+	return sc
+}
+
+// failed returns the error of a panic in the chunks of any of nw workers.
+func (k *kernel) failed(sc *kscratch, nw int) error {
+	for i := 0; i < nw; i++ {
+		if p := sc.panics[i]; p != nil {
+			clear(sc.panics)
+			return fmt.Errorf("cpu: internal error in a fused kernel (please report): %v", p)
+		}
+	}
+	return nil
+}
+
+// work runs worker w's share of the kernel's current run.
+func (sc *kscratch) work(w int) { sc.k.work(sc, w) }
 
 // work is worker w's share of a run. An elementwise kernel's workers take
 // chunks from a shared counter until none is left, so a worker that the OS
@@ -196,7 +219,11 @@ func (k *kernel) runChunk(sc *kscratch, w, lo, hi int) {
 		e := min(b+blockSize, hi)
 		fr.lo = b
 		for _, v := range k.views {
-			fr.view(v.c, v.reg, sc.st.get(v.src).Data, b, e)
+			lo := b
+			if v.period > 0 {
+				lo = b % v.period
+			}
+			fr.view(v.c, v.reg, sc.st.get(v.src).Data, lo, lo+e-b)
 		}
 		for _, o := range k.ops {
 			o(fr, e-b)

@@ -27,6 +27,8 @@ type kbuilder struct {
 	// lastMul is the product computed by the last op, if that op was an
 	// f32 or f64 mul (a candidate for multiplyAdd).
 	lastMul *product
+	// rowLen is an epilogue's row length (0 for other kernels).
+	rowLen int
 }
 
 // product records a mul op: its result and operand registers.
@@ -46,10 +48,29 @@ type litKey struct {
 // kernel must store. It returns errUnfusable when something is not
 // implemented by the fused kernels.
 func (c *compiler) buildKernel(g *fusion.Group, chain []*ir.Eqn, red *ir.Eqn, outs []*ir.Var) (*kernel, error) {
-	b := &kbuilder{
-		c: c, k: &kernel{n: ir.NumElements(g.Shape)},
+	return c.newKbuilder(g, 0).build(g, chain, red, outs)
+}
+
+// buildEpilogue fuses a product's epilogue (fusion.Group.Epilogue), which
+// runs on row segments of the product's rows of n elements: inputs that
+// the epilogue's broadcasts read in place are views at the segment's
+// offset modulo their size.
+func (c *compiler) buildEpilogue(g *fusion.Group, n int) (*kernel, error) {
+	return c.newKbuilder(g, n).build(g, g.Eqns, nil, g.Outputs)
+}
+
+// newKbuilder returns a builder of a kernel over g.Shape; rowLen is the
+// row length of an epilogue's segments (0 for other kernels).
+func (c *compiler) newKbuilder(g *fusion.Group, rowLen int) *kbuilder {
+	return &kbuilder{
+		c: c, k: &kernel{n: ir.NumElements(g.Shape)}, rowLen: rowLen,
 		where: map[*ir.Var]loc{}, lits: map[litKey]loc{}, isOut: map[*ir.Var]bool{}, lastUse: map[*ir.Var]int{},
 	}
+}
+
+// build builds the kernel (see buildKernel).
+func (b *kbuilder) build(g *fusion.Group, chain []*ir.Eqn, red *ir.Eqn, outs []*ir.Var) (*kernel, error) {
+	c := b.c
 	for _, v := range outs {
 		b.isOut[v] = true
 	}
@@ -124,12 +145,18 @@ func (b *kbuilder) input(v *ir.Var) error {
 		return err
 	}
 	l := b.newReg(classOf(v.Aval.DType))
-	if v.Aval.Size() == 1 {
+	switch size := v.Aval.Size(); {
+	case size == 1:
 		l.scalar = true
 		b.k.owned = append(b.k.owned, l)
 		b.k.scalars = append(b.k.scalars, binding{loc: l, src: r})
-	} else {
+	case size == b.k.n:
 		b.k.views = append(b.k.views, binding{loc: l, src: r})
+	case b.rowLen > 0 && size%b.rowLen == 0:
+		// Read in place by a broadcast of an epilogue (see eqn).
+		b.k.views = append(b.k.views, binding{loc: l, src: r, period: size})
+	default:
+		return errUnfusable
 	}
 	b.where[v] = l
 	return nil
@@ -178,11 +205,21 @@ func (b *kbuilder) eqn(i int, e *ir.Eqn) error {
 		}
 		ins[k], dts[k] = l, a.Type().DType
 	}
-	// A broadcast of a scalar that is not stored shares the scalar's register.
-	if e.Prim == ir.BroadcastInDim && !b.isOut[out] && len(ins) == 1 && ins[0].scalar {
-		b.where[out] = ins[0]
-		return nil
+	// A broadcast of a scalar that is not stored shares the scalar's
+	// register; an epilogue's broadcast of a trailing part of the shape
+	// shares the view of its operand, read at the segment's offset modulo
+	// the operand's size (the operand's shape differs from the kernel's,
+	// so only broadcasts can read it).
+	if e.Prim == ir.BroadcastInDim && !b.isOut[out] && len(ins) == 1 {
+		if ins[0].scalar || fusion.EpilogueBroadcast(e) && b.periodic(ins[0]) {
+			b.where[out] = ins[0]
+			return nil
+		}
+		if b.periodic(ins[0]) {
+			return errUnfusable // a broadcast its period does not describe
+		}
 	}
+
 	// Free the registers of operands that die here, so the result may
 	// reuse one (every op reads element i before writing element i).
 	for _, a := range e.In {
@@ -256,4 +293,9 @@ func (b *kbuilder) multiplyAdd(i int, e *ir.Eqn, ins []loc, dst loc) op {
 func isVar(a ir.Atom, v *ir.Var) bool {
 	x, ok := a.(*ir.Var)
 	return ok && x == v
+}
+
+// periodic reports whether l is a view read at offsets modulo its size.
+func (b *kbuilder) periodic(l loc) bool {
+	return slices.ContainsFunc(b.k.views, func(x binding) bool { return x.loc == l && x.period > 0 })
 }

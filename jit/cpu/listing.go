@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jitlint/jitlint/jit/ir"
+	"github.com/jitlint/jitlint/jit/ir/fusion"
 )
 
 // listing prints a plan as a readable kernel listing.
@@ -69,7 +70,12 @@ func (l *lister) program(pl *planned, name, indent string) {
 		indent, name, l.vars(pl.j.Constvars), l.vars(pl.j.Invars), len(pl.groups), blockSize, workers())
 	for gi, g := range pl.groups {
 		n := ir.NumElements(g.Shape)
+		prod, isProd := pl.products[g.Product()]
 		switch {
+		case isProd && pl.fused[g]:
+			fmt.Fprintf(l.b, "%s  group %d %s: %s%s\n", indent, gi, g.Kind, prod, fusedParts(g))
+		case isProd:
+			fmt.Fprintf(l.b, "%s  group %d %s: %s\n", indent, gi, g.Kind, prod)
 		case !pl.fused[g] && len(pl.nested[g.Eqns[0]]) > 0:
 			fmt.Fprintf(l.b, "%s  group %d control flow (bodies compiled once, listed below)\n", indent, gi)
 		case !pl.fused[g]:
@@ -135,4 +141,17 @@ func mode(n int, eqns []*ir.Eqn) string {
 		return fmt.Sprintf("split over %d goroutines", workers())
 	}
 	return "on the calling goroutine"
+}
+
+// fusedParts says what a product fused: the converts its packing applies
+// and the consumers its epilogue runs.
+func fusedParts(g *fusion.Group) string {
+	s := ""
+	if n := len(g.Prologue()); n > 0 {
+		s += fmt.Sprintf("; its packing reads %d converted operand(s) in place", n)
+	}
+	if e := g.Epilogue(); e != nil {
+		s += fmt.Sprintf("; its %d elementwise consumers run on each finished block", len(e.Eqns))
+	}
+	return s
 }

@@ -23,10 +23,15 @@ const parallelWork = 1 << 16
 // cut into, for balance when some goroutines run late.
 const chunksPerWorker = 4
 
-// task is a worker's share of a kernel run handed to a pool goroutine.
+// job is a run split over workers: work(w) is worker w's share.
+type job interface {
+	work(w int)
+}
+
+// task is a worker's share of a job handed to a pool goroutine.
 type task struct {
-	k  *kernel
-	sc *kscratch
+	j  job
+	wg *sync.WaitGroup
 	w  int
 }
 
@@ -35,32 +40,32 @@ var (
 	poolTasks chan task
 )
 
-// startPool starts one goroutine per CPU that runs kernel chunks. Chunks
-// never wait on other chunks, so the pool cannot deadlock, even when many
-// executables run at once.
+// startPool starts one goroutine per CPU that runs the shares of jobs
+// (kernel chunks, matrix product tasks). Shares never wait on other shares,
+// so the pool cannot deadlock, even when many executables run at once.
 func startPool() {
 	n := runtime.NumCPU()
 	poolTasks = make(chan task, 4*n)
 	for i := 0; i < n; i++ {
 		go func() {
 			for t := range poolTasks {
-				t.k.work(t.sc, t.w)
-				t.sc.wg.Done()
+				t.j.work(t.w)
+				t.wg.Done()
 			}
 		}()
 	}
 }
 
-// dispatch runs workers 1..nw-1 on the pool and worker 0 on the calling
-// goroutine, then waits for all of them.
-func dispatch(k *kernel, sc *kscratch, nw int) {
+// dispatch runs workers 1..nw-1 of j on the pool and worker 0 on the
+// calling goroutine, then waits for all of them (wg is j's).
+func dispatch(j job, wg *sync.WaitGroup, nw int) {
 	poolOnce.Do(startPool)
-	sc.wg.Add(nw - 1)
+	wg.Add(nw - 1)
 	for w := 1; w < nw; w++ {
-		poolTasks <- task{k: k, sc: sc, w: w}
+		poolTasks <- task{j: j, wg: wg, w: w}
 	}
-	k.work(sc, 0)
-	sc.wg.Wait()
+	j.work(0)
+	wg.Wait()
 }
 
 // parallelFor reports whether a kernel over n elements with per-element

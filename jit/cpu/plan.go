@@ -22,6 +22,9 @@ type planned struct {
 	// evalReduce marks fused groups whose final reduction (over axes the
 	// kernels do not reduce) is evaluated after the kernel.
 	evalReduce map[*fusion.Group]bool
+	// products describes how compile runs each dot_general it turned into
+	// a matrix product.
+	products map[*ir.Eqn]string
 }
 
 // plan plans j and, recursively, the jaxprs nested in its equations.
@@ -29,7 +32,9 @@ func plan(j *ir.Jaxpr, consts []*ir.Buffer) (*planned, error) {
 	if err := wellFormed(j); err != nil {
 		return nil, err
 	}
-	p := &planned{j: j, consts: consts, groups: fusion.Plan(j), nested: map[*ir.Eqn][]*planned{}, fused: map[*fusion.Group]bool{}, evalReduce: map[*fusion.Group]bool{}}
+	j = foldTransposedProducts(j)
+	p := &planned{j: j, consts: consts, groups: fusion.Plan(j), nested: map[*ir.Eqn][]*planned{}, fused: map[*fusion.Group]bool{}, evalReduce: map[*fusion.Group]bool{},
+		products: map[*ir.Eqn]string{}}
 	for i, e := range j.Eqns {
 		subs, err := nestedJaxprs(e)
 		if err != nil {

@@ -21,6 +21,9 @@ type program struct {
 	// allocated for the call (they need no aliasing check).
 	fresh []bool
 	steps []step
+	// nscratch is the number of scratch entries a state has (one per step
+	// and per kernel a step runs).
+	nscratch int
 	// temp marks slots whose buffers a state keeps and reuses across calls
 	// (values that are not program outputs).
 	temp []bool
@@ -82,7 +85,7 @@ func (st *state) dest(slot int, a ir.Aval) *ir.Buffer {
 
 // newState returns a fresh state for p.
 func (p *program) newState() *state {
-	return &state{p: p, env: make([]*ir.Buffer, p.nslots), owned: make([]*ir.Buffer, p.nslots), scratch: make([]any, len(p.steps))}
+	return &state{p: p, env: make([]*ir.Buffer, p.nslots), owned: make([]*ir.Buffer, p.nslots), scratch: make([]any, p.nscratch)}
 }
 
 // call runs the program with an idle state, or a new one.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jitlint/jitlint/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/gpu/internal/codelab"
+	"github.com/jitlint/jitlint/jit/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )

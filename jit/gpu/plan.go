@@ -98,8 +98,11 @@ func (l *lowerer) lower(cj *ir.ClosedJaxpr) (*program, error) {
 		}
 	}
 	for _, g := range fusion.Plan(j) {
-		if err := l.lowerGroup(p, g); err != nil {
-			return nil, err
+		// A product and its epilogue run as separate kernels here.
+		for _, part := range g.Split() {
+			if err := l.lowerGroup(p, part); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, a := range j.Outvars {

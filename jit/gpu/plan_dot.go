@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
@@ -20,8 +19,8 @@ func (l *lowerer) lowerDot(p *program, e *ir.Eqn) error {
 	if rhs.Aval.DType != t || e.Out[0].Aval.DType != t {
 		return eqnError(e, fmt.Errorf("mixed dtypes %v x %v -> %v are not supported by the gpu backend", t, rhs.Aval.DType, e.Out[0].Aval.DType))
 	}
-	lfree := freeDims(lhs.Aval.Ndim(), dims.LhsBatch, dims.LhsContract)
-	rfree := freeDims(rhs.Aval.Ndim(), dims.RhsBatch, dims.RhsContract)
+	lfree := dims.LhsFree(lhs.Aval.Ndim())
+	rfree := dims.RhsFree(rhs.Aval.Ndim())
 	a, err := l.permute(p, lhs, concat(dims.LhsBatch, lfree, dims.LhsContract))
 	if err != nil {
 		return err
@@ -66,18 +65,6 @@ func (l *lowerer) permute(p *program, v *ir.Var, perm []int) (*ir.Var, error) {
 		return nil, err
 	}
 	return out, l.add(p, k, grid, []*ir.Var{v, out}, te.Out)
-}
-
-// freeDims lists the dimensions of an n-d operand that are neither batch nor
-// contracting, in order.
-func freeDims(n int, batch, contract []int) []int {
-	var free []int
-	for d := range n {
-		if !slices.Contains(batch, d) && !slices.Contains(contract, d) {
-			free = append(free, d)
-		}
-	}
-	return free
 }
 
 // concat joins int slices.

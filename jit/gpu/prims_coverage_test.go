@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/primtest"
+	"github.com/jitlint/jitlint/jit/internal/primtest"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
 
@@ -19,14 +19,13 @@ func TestEveryPrimitiveRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var printed bytes.Buffer
-	old := eval.Stdout
-	eval.Stdout = &printed
-	defer func() { eval.Stdout = old }()
+	eval.SetPrintOutput(&printed)
+	defer eval.SetPrintOutput(nil)
 	samples := primtest.Samples(declared)
 	for _, prim := range declared {
 		s, ok := samples[prim]
 		if !ok {
-			t.Errorf("no sample for %s: add one to internal/primtest", prim)
+			t.Errorf("no sample for %s: add one to jit/internal/primtest", prim)
 			continue
 		}
 		want, err := eval.Closed(s.Jaxpr, s.Args)

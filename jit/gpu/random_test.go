@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/randjaxpr"
+	"github.com/jitlint/jitlint/jit/internal/randjaxpr"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )

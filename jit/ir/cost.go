@@ -80,6 +80,8 @@ func eqnCost(e *Eqn) Cost {
 		return Cost{Flops: 2 * outElems * k}
 	case Jit:
 		return subCost(e, "jaxpr")
+	case CustomJVPCall:
+		return subCost(e, "call_jaxpr")
 	case Cond:
 		var c Cost
 		branches, _ := e.Params["branches"].([]*ClosedJaxpr)

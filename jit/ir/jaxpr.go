@@ -1,5 +1,7 @@
 package ir
 
+import "slices"
+
 // Var is a jaxpr variable. Variables are compared by identity; their printed
 // names (a, b, c, ...) are assigned when a jaxpr is printed.
 type Var struct {
@@ -87,4 +89,23 @@ func (j *Jaxpr) OutAvals() []Aval {
 type DotDims struct {
 	LhsContract, RhsContract []int
 	LhsBatch, RhsBatch       []int
+}
+
+// LhsFree returns the free dimensions of a rank-n lhs (neither batch nor
+// contracting), in order: the result's dimensions after the batch ones.
+func (d DotDims) LhsFree(n int) []int { return freeDims(n, d.LhsBatch, d.LhsContract) }
+
+// RhsFree returns the free dimensions of a rank-n rhs, in order: the
+// result's last dimensions.
+func (d DotDims) RhsFree(n int) []int { return freeDims(n, d.RhsBatch, d.RhsContract) }
+
+// freeDims lists the dimensions of a rank-n operand in neither list.
+func freeDims(n int, batch, contract []int) []int {
+	var free []int
+	for d := range n {
+		if !slices.Contains(batch, d) && !slices.Contains(contract, d) {
+			free = append(free, d)
+		}
+	}
+	return free
 }

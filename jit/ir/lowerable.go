@@ -29,7 +29,8 @@ func BroadcastSizeOne(a, b []int) (shape []int, ok bool) {
 // binary equation (`add a:f32[1,3] b:f32[2,3]`, as JAX's lax ops allow) is
 // made explicit by a broadcast_in_dim of the operand to the result's shape,
 // stop_gradient equations (the identity when running) are dropped, their
-// uses reading the operand, and add_any is add. cj itself is not modified; it is returned as is
+// uses reading the operand, add_any is add, and custom_jvp_call equations are
+// replaced by their bodies (see inlineCustomCalls). cj itself is not modified; it is returned as is
 // when nothing changes.
 func Lowerable(cj *ClosedJaxpr) *ClosedJaxpr {
 	j := expandJaxpr(cj.Jaxpr, map[*Jaxpr]*Jaxpr{})
@@ -44,8 +45,9 @@ func expandJaxpr(j *Jaxpr, memo map[*Jaxpr]*Jaxpr) *Jaxpr {
 	if r, ok := memo[j]; ok {
 		return r
 	}
+	src := inlineCustomCalls(j)
 	var eqns []*Eqn
-	changed := false
+	changed := src != j
 	alias := map[*Var]Atom{} // results of dropped stop_gradients
 	subst := func(a Atom) (Atom, bool) {
 		if v, ok := a.(*Var); ok {
@@ -55,7 +57,7 @@ func expandJaxpr(j *Jaxpr, memo map[*Jaxpr]*Jaxpr) *Jaxpr {
 		}
 		return a, false
 	}
-	for _, e := range j.Eqns {
+	for _, e := range src.Eqns {
 		if e.Prim == StopGradient && len(e.In) == 1 && len(e.Out) == 1 {
 			alias[e.Out[0]], _ = subst(e.In[0])
 			changed = true
@@ -100,8 +102,8 @@ func expandJaxpr(j *Jaxpr, memo map[*Jaxpr]*Jaxpr) *Jaxpr {
 	}
 	r := j
 	if changed {
-		outs := make([]Atom, len(j.Outvars))
-		for k, a := range j.Outvars {
+		outs := make([]Atom, len(src.Outvars))
+		for k, a := range src.Outvars {
 			outs[k], _ = subst(a)
 		}
 		r = &Jaxpr{Constvars: j.Constvars, Invars: j.Invars, Eqns: eqns, Outvars: outs}

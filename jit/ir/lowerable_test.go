@@ -69,3 +69,45 @@ func TestLowerableRewritesAddAny(t *testing.T) {
 		t.Errorf("add_any not rewritten to add (or the input modified): %s", (&ir.ClosedJaxpr{Jaxpr: got}).String())
 	}
 }
+
+// ruleName is a custom_jvp_call's jvp parameter for these tests.
+type ruleName string
+
+func (r ruleName) RuleName() string { return string(r) }
+
+// TestLowerableInlinesCustomCalls: a custom_jvp_call becomes its body, the
+// jit equations in it inlined too, on fresh variables each time one body is
+// inlined; a body with constvars stays a call, as a jit equation.
+func TestLowerableInlinesCustomCalls(t *testing.T) {
+	f3 := ir.Aval{Shape: []int{3}, DType: ir.Float32}
+	zero := ir.Literal{Value: 0, Aval: ir.Aval{DType: ir.Float32}}
+	c, d := ir.NewVar(f3), ir.NewVar(f3)
+	inner := &ir.Jaxpr{Invars: []*ir.Var{c}, Outvars: []ir.Atom{d},
+		Eqns: []*ir.Eqn{{Prim: ir.Max, In: []ir.Atom{c, zero}, Out: []*ir.Var{d}}}}
+	e, g := ir.NewVar(f3), ir.NewVar(f3)
+	body := &ir.Jaxpr{Invars: []*ir.Var{e}, Outvars: []ir.Atom{g}, Eqns: []*ir.Eqn{{Prim: ir.Jit,
+		Params: ir.Params{"name": "relu", "jaxpr": &ir.ClosedJaxpr{Jaxpr: inner}}, In: []ir.Atom{e}, Out: []*ir.Var{g}}}}
+	call := func(b *ir.Jaxpr, in, out *ir.Var) *ir.Eqn {
+		return &ir.Eqn{Prim: ir.CustomJVPCall, In: []ir.Atom{in}, Out: []*ir.Var{out}, Params: ir.Params{"name": "relu",
+			"call_jaxpr": &ir.ClosedJaxpr{Jaxpr: b}, "jvp": ruleName("jvp"), "num_consts": 0, "symbolic_zeros": false}}
+	}
+	a, b1, b2 := ir.NewVar(f3), ir.NewVar(f3), ir.NewVar(f3)
+	top := &ir.ClosedJaxpr{Jaxpr: &ir.Jaxpr{Invars: []*ir.Var{a}, Outvars: []ir.Atom{b2},
+		Eqns: []*ir.Eqn{call(body, a, b1), call(body, b1, b2)}}}
+	want := `{ lambda ; a:f32[3]. let
+    b:f32[3] = max a 0.0:f32[]
+    c:f32[3] = max b 0.0:f32[]
+  in (c,) }`
+	if got := ir.Lowerable(top).String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+
+	k, x, y := ir.NewVar(f3), ir.NewVar(f3), ir.NewVar(f3)
+	withConst := &ir.Jaxpr{Constvars: []*ir.Var{k}, Invars: []*ir.Var{x}, Outvars: []ir.Atom{y},
+		Eqns: []*ir.Eqn{{Prim: ir.Add, In: []ir.Atom{x, k}, Out: []*ir.Var{y}}}}
+	p, q := ir.NewVar(f3), ir.NewVar(f3)
+	kept := &ir.ClosedJaxpr{Jaxpr: &ir.Jaxpr{Invars: []*ir.Var{p}, Outvars: []ir.Atom{q}, Eqns: []*ir.Eqn{call(withConst, p, q)}}}
+	if got := ir.Lowerable(kept).Jaxpr.Eqns; len(got) != 1 || got[0].Prim != ir.Jit || got[0].Params["name"] != "relu" {
+		t.Errorf("a body with constvars should stay a call, as jit: %s", ir.Lowerable(kept))
+	}
+}

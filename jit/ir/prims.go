@@ -32,6 +32,11 @@ package ir
 //	while              cond_jaxpr, body_jaxpr *ClosedJaxpr, cond_nconsts, body_nconsts int;
 //	                   operands (cond consts, body consts, carry); results (carry)
 //	jit                name string, jaxpr *ClosedJaxpr; operands as the inner jaxpr's invars
+//	custom_jvp_call    name string, call_jaxpr *ClosedJaxpr, jvp JVPRule, num_consts int,
+//	                   symbolic_zeros bool; operands as call_jaxpr's invars (the first
+//	                   num_consts are values it captured). A function with a derivative
+//	                   rule of its own (jax.custom_jvp): Grad uses jvp, backends run
+//	                   Lowerable's form, where call_jaxpr is inlined
 //	debug_print        fmt string, ordered bool; no outputs
 //	stop_gradient      the identity, which Grad does not differentiate through
 //	                   (backends run Lowerable's form, without it)
@@ -54,7 +59,13 @@ const (
 
 	Cond, Scan, While, Jit, DebugPrint = "cond", "scan", "while", "jit", "debug_print"
 	StopGradient                       = "stop_gradient"
+	CustomJVPCall                      = "custom_jvp_call"
 )
+
+// JVPRule is the jvp parameter of a custom_jvp_call equation: the derivative
+// rule of the function its call_jaxpr computes. Package jit defines the
+// rules; ir only prints their names, as JAX prints the rule function's name.
+type JVPRule interface{ RuleName() string }
 
 // unaryPrims are the elementwise primitives with one operand.
 var unaryPrims = map[string]bool{

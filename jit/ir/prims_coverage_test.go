@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/primtest"
 	"github.com/jitlint/jitlint/jit/cpu"
+	"github.com/jitlint/jitlint/jit/internal/primtest"
 	"github.com/jitlint/jitlint/jit/ir"
 	"github.com/jitlint/jitlint/jit/ir/eval"
 )
@@ -36,14 +36,13 @@ func TestEveryPrimitiveIsHandled(t *testing.T) {
 	}
 	samples := primtest.Samples(declared)
 	var printed bytes.Buffer
-	old := eval.Stdout
-	eval.Stdout = &printed
-	t.Cleanup(func() { eval.Stdout = old })
+	eval.SetPrintOutput(&printed)
+	t.Cleanup(func() { eval.SetPrintOutput(nil) })
 	for _, prim := range declared {
 		t.Run(prim, func(t *testing.T) {
 			s, ok := samples[prim]
 			if !ok {
-				t.Fatalf("no sample for %s: add one to internal/primtest, then make every consumer handle it", prim)
+				t.Fatalf("no sample for %s: add one to jit/internal/primtest, then make every consumer handle it", prim)
 			}
 			eqns := eqnsOf(s.Jaxpr.Jaxpr, prim)
 			if len(eqns) != 1 {

@@ -385,6 +385,9 @@ func (p *printer) printedParams(e *Eqn) []string {
 			drop[k] = v == nil
 		}
 		drop["out_sharding"] = true
+	case e.Prim == CustomJVPCall:
+		drop["name"] = true
+		drop["num_consts"] = isEmpty(e.Params["num_consts"])
 	case e.Prim == Jit:
 		drop["inline"], drop["name"] = true, true
 		for _, k := range jitTrivialParams {
@@ -398,7 +401,7 @@ func (p *printer) printedParams(e *Eqn) []string {
 		}
 	}
 	var keys []string
-	if _, ok := e.Params["name"]; ok && e.Prim == Jit {
+	if _, ok := e.Params["name"]; ok && (e.Prim == Jit || e.Prim == CustomJVPCall) {
 		keys = append(keys, "name")
 	}
 	for _, k := range sortedKeys(e.Params) {
@@ -495,6 +498,8 @@ func pyStr(v any) string {
 			items[i] = pyTuple(c[:])
 		}
 		return pySeq("(", items, ")", true)
+	case JVPRule:
+		return t.RuleName()
 	}
 	return fmt.Sprint(v)
 }

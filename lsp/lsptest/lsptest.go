@@ -1,5 +1,5 @@
-// Package lsptest has helpers shared by the jitls tests (lsp and
-// cmd/jitls) and by bench/lsp: a sample module in a temporary directory, a
+// Package lsptest has helpers shared by the jitls tests (lsp, cmd/jitls
+// and internal/previewer) and by bench/lsp: a sample module in a temporary directory, a
 // digest of a directory tree (to check that nothing in the workspace
 // changed) and a raw JSON-RPC LSP client.
 package lsptest

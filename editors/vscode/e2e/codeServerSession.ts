@@ -14,8 +14,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 export const extDir = path.join(__dirname, '..', '..');
 /** The repository root, opened as the workspace folder. */
 export const repo = path.join(extDir, '..', '..');
-/** Where the README's screenshots go. */
-export const images = path.join(extDir, 'images');
+/**
+ * Where the tests save their screenshots: $JITLINT_E2E_SCREENSHOTS, by default
+ * .e2e/screenshots (ignored by git). The README's copies in images/ change only
+ * through e2e/update-screenshots.sh.
+ */
+export const screenshots = process.env.JITLINT_E2E_SCREENSHOTS || path.join(extDir, '.e2e', 'screenshots');
 /** True when the end-to-end tests should run (JITLINT_VSCODE_E2E=1, set by e2e/run.sh). */
 export const e2eEnabled = process.env.JITLINT_VSCODE_E2E === '1';
 
@@ -39,6 +43,7 @@ export class CodeServerSession {
     for (const file of [codeServer, jitls, vsix]) {
       assert.ok(fs.existsSync(file), `${file} is missing; run e2e/run.sh, which builds or installs it`);
     }
+    fs.mkdirSync(screenshots, { recursive: true });
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'jitlint-e2e-'));
     const data = path.join(profile, 'data');
     const extensions = path.join(profile, 'extensions');

@@ -2,7 +2,8 @@
 // inlay hint with an aval, the colour of a traced value's token, and a
 // diagnostic from the events of a real run of the codelab's step 5
 // (JITLINT_EVENTS). Opt-in (JITLINT_VSCODE_E2E=1; e2e/run.sh prepares
-// everything). Saves the README's screenshots into images/.
+// everything). Saves its screenshots in .e2e/screenshots/
+// (codeServerSession.ts, screenshots).
 
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CodeServerSession, e2eEnabled, images, repo } from './codeServerSession';
+import { CodeServerSession, e2eEnabled, screenshots, repo } from './codeServerSession';
 
 let cs: CodeServerSession;
 let events: string;
@@ -57,7 +58,7 @@ test('inlay hints show the avals of Heavy’s parameter and loop variable', { sk
   }
   assert.match(text, /func Heavy\(x: f32\[8\] jit\.Array\)/);
   assert.match(text, /y: f32\[8\] = y\.Sin\(\)\.Mul\(y\.Cos\(\)\)\.Add\(y\.Tanh\(\)\)/);
-  await cs.page.screenshot({ path: path.join(images, 'inlay-hints.png') });
+  await cs.page.screenshot({ path: path.join(screenshots, 'inlay-hints.png') });
 });
 
 test('a traced value is coloured apart from a Go variable', { skip: !e2eEnabled, timeout: 120_000 }, async () => {
@@ -81,7 +82,7 @@ test('a traced value is coloured apart from a Go variable', { skip: !e2eEnabled,
   assert.notEqual(traced, plain, 'y (traced) and i (a Go int) have the same colour');
   // Default Dark Modern colours string.regexp, the scope the traced modifier maps to, #D16969.
   assert.equal(traced, 'rgb(209, 105, 105)');
-  await page.screenshot({ path: path.join(images, 'traced-tokens.png') });
+  await page.screenshot({ path: path.join(screenshots, 'traced-tokens.png') });
 });
 
 test('the last run’s recompiles show at their call site', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
@@ -92,7 +93,7 @@ test('the last run’s recompiles show at their call site', { skip: !e2eEnabled,
   const call = cs.page.locator('.view-line span', { hasText: /^Call$/ }).first();
   const hover = await cs.hoverUntil(call, /compiled 3 times in the last run/, 120_000);
   assert.match(hover, /the shape or dtype of x changed \(f32\[100\]→f32\[200\]→f32\[300\]\)/);
-  await cs.page.screenshot({ path: path.join(images, 'runtime-diagnostic.png') });
+  await cs.page.screenshot({ path: path.join(screenshots, 'runtime-diagnostic.png') });
 });
 
 test('each equation of the jaxpr document links to the Go line that staged it', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
@@ -106,7 +107,7 @@ test('each equation of the jaxpr document links to the Go line that staged it', 
   const links = page.locator('.editor-group-container.active .detected-link');
   await links.first().waitFor({ timeout: 60_000 });
   assert.match(await editorText(), /= sin a {2}# step4_compile\.go:15/);
-  await page.screenshot({ path: path.join(images, 'jaxpr-links.png') });
+  await page.screenshot({ path: path.join(screenshots, 'jaxpr-links.png') });
   await links.first().click({ modifiers: ['Control'] });
   // The Go file opens in the jaxpr's editor group, at the equation's line.
   await page.locator('.editor-group-container.active .tab.active', { hasText: 'step4_compile.go' }).waitFor({ timeout: 30_000 });

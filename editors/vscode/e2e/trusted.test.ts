@@ -1,12 +1,12 @@
 // End-to-end, trusted workspace: the packaged extension in code-server against
 // a jitls built from this repository, on the codelab's step 6 file. Opt-in
-// (JITLINT_VSCODE_E2E=1; e2e/run.sh prepares everything). Saves the README's
-// screenshots into images/.
+// (JITLINT_VSCODE_E2E=1; e2e/run.sh prepares everything). Saves its
+// screenshots in .e2e/screenshots/ (codeServerSession.ts, screenshots).
 
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { CodeServerSession, e2eEnabled, images } from './codeServerSession';
+import { CodeServerSession, e2eEnabled, screenshots } from './codeServerSession';
 
 let cs: CodeServerSession;
 
@@ -27,14 +27,14 @@ test('ReluBad shows the tracedbool diagnostic from jitls', { skip: !e2eEnabled, 
   const hover = await cs.hoverUntil(cs.token('Bool'), /tracedbool/, 60_000);
   assert.match(hover, /TracerBoolConversionError|traced value/);
   assert.match(hover, /jitls/);
-  await cs.page.screenshot({ path: path.join(images, 'diagnostic.png') });
+  await cs.page.screenshot({ path: path.join(screenshots, 'diagnostic.png') });
 });
 
 test('hovering ReluWhere shows its jaxpr', { skip: !e2eEnabled, timeout: 400_000 }, async () => {
   const hover = await cs.hoverUntil(cs.token('ReluWhere'), /\{ lambda/, 360_000);
   assert.match(hover, /select_n|gt/);
   assert.match(hover, /f32\[/);
-  await cs.page.screenshot({ path: path.join(images, 'hover-jaxpr.png') });
+  await cs.page.screenshot({ path: path.join(screenshots, 'hover-jaxpr.png') });
 });
 
 test('the Show Jaxpr command opens a highlighted jaxpr: document', { skip: !e2eEnabled, timeout: 240_000 }, async () => {
@@ -55,7 +55,7 @@ test('the Show Jaxpr command opens a highlighted jaxpr: document', { skip: !e2eE
   const primitive = page.locator('.editor-group-container.active .view-line span', { hasText: /^select_n$/ });
   const variable = page.locator('.editor-group-container.active .view-line span', { hasText: /^d$/ }).first();
   assert.notEqual(await primitive.getAttribute('class'), await variable.getAttribute('class'));
-  await page.screenshot({ path: path.join(images, 'jaxpr-document.png') });
+  await page.screenshot({ path: path.join(screenshots, 'jaxpr-document.png') });
 });
 
 test('Measure Compile Cost reports the phases', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
@@ -73,7 +73,7 @@ test('Measure Compile Cost reports the phases', { skip: !e2eEnabled, timeout: 30
   // jitls asks for a code-lens refresh after a measurement; the lens title then shows the cost.
   const lens = page.locator('.codelens-decoration', { hasText: /compile [\d.]+ ms/ }).first();
   await lens.waitFor({ timeout: 60_000 });
-  await page.screenshot({ path: path.join(images, 'compile-cost.png') });
+  await page.screenshot({ path: path.join(screenshots, 'compile-cost.png') });
 });
 
 test('clicking the "jaxpr" code lens above ReluBad reports why it cannot be traced', { skip: !e2eEnabled, timeout: 300_000 }, async () => {
@@ -98,7 +98,7 @@ test('clicking the "jaxpr" code lens above ReluBad reports why it cannot be trac
   await toast.waitFor({ timeout: 240_000 });
   assert.match((await toast.textContent()) ?? '', /TracerBoolConversionError/);
   await page.waitForTimeout(1_000); // let the notification finish sliding in
-  await page.screenshot({ path: path.join(images, 'lens-error.png') });
+  await page.screenshot({ path: path.join(screenshots, 'lens-error.png') });
 });
 
 test('switching tracedbool off in the Settings editor removes its diagnostic, on brings it back', { skip: !e2eEnabled, timeout: 300_000 }, async () => {

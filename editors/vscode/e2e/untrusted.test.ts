@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { CodeServerSession, e2eEnabled, images } from './codeServerSession';
+import { CodeServerSession, e2eEnabled, screenshots } from './codeServerSession';
 
 let cs: CodeServerSession;
 
@@ -29,7 +29,7 @@ test('restricted mode: diagnostics, and a hover that says how to enable previews
   const hover = await cs.hoverUntil(cs.token('ReluWhere'), /trust/i, 120_000);
   assert.doesNotMatch(hover, /\{ lambda/);
   assert.match(cs.jitlsOutput(), /workspace trusted: false/);
-  await cs.page.screenshot({ path: path.join(images, 'untrusted-hover.png') });
+  await cs.page.screenshot({ path: path.join(screenshots, 'untrusted-hover.png') });
 });
 
 test('granting trust restarts jitls and enables the jaxpr hover', { skip: !e2eEnabled, timeout: 400_000 }, async () => {

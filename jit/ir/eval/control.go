@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -173,9 +172,14 @@ func applyWhile(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
 	}
 }
 
-// applyJit evaluates a nested jit: its jaxpr parameter on the operands.
-func applyJit(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
-	cj, err := closedParam(params, "jaxpr")
+// applyCall evaluates a nested jit (its jaxpr parameter) or a custom_jvp_call
+// (its call_jaxpr) on the operands.
+func applyCall(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
+	key := "jaxpr"
+	if prim == ir.CustomJVPCall {
+		key = "call_jaxpr"
+	}
+	cj, err := closedParam(params, key)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +187,7 @@ func applyJit(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
 }
 
 // applyDebugPrint writes fmt.Sprintf(fmt, operands...) and a newline (if
-// missing) to Stdout; it has no results.
+// missing) to the print output (SetPrintOutput); it has no results.
 func applyDebugPrint(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) {
 	format, err := stringParam(params, "fmt")
 	if err != nil {
@@ -197,7 +201,7 @@ func applyDebugPrint(params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, error) 
 	if !strings.HasSuffix(s, "\n") {
 		s += "\n"
 	}
-	if _, err := io.WriteString(Stdout, s); err != nil {
+	if err := printLine(s); err != nil {
 		return nil, fmt.Errorf("writing output: %v", err)
 	}
 	return []*ir.Buffer{}, nil

@@ -228,12 +228,11 @@ func TestScanInsideWhile(t *testing.T) {
 	wantBuf(t, out[1], ir.Float32, nil, float64(acc))
 }
 
-// TestDebugPrint checks the formatted line written to Stdout.
+// TestDebugPrint checks the formatted line written to the print output.
 func TestDebugPrint(t *testing.T) {
 	var buf bytes.Buffer
-	old := Stdout
-	Stdout = &buf
-	defer func() { Stdout = old }()
+	SetPrintOutput(&buf)
+	defer SetPrintOutput(nil)
 	var b ir.Builder
 	x := b.Input(av(ir.Int32, 2))
 	b.Multi(ir.DebugPrint, ir.Params{"fmt": "x: %v", "ordered": false}, nil, x)

@@ -12,14 +12,9 @@ package eval
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
-
-// Stdout is where debug_print writes (default os.Stdout).
-var Stdout io.Writer = os.Stdout
 
 // Apply evaluates one primitive on concrete buffers (eager mode); the same
 // semantics as inside a jaxpr. Arguments are never modified; results of
@@ -87,8 +82,8 @@ func apply(prim string, params ir.Params, args []*ir.Buffer) ([]*ir.Buffer, erro
 		return applyScan(params, args)
 	case ir.While:
 		return applyWhile(params, args)
-	case ir.Jit:
-		return applyJit(params, args)
+	case ir.Jit, ir.CustomJVPCall:
+		return applyCall(prim, params, args)
 	case ir.DebugPrint:
 		return applyDebugPrint(params, args)
 	case ir.StopGradient:

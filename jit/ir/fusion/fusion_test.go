@@ -158,3 +158,58 @@ func TestReduceOfInputIsOwnGroup(t *testing.T) {
 		t.Fatal("Kind.String")
 	}
 }
+
+func TestContractionTakesEpilogueAndBias(t *testing.T) {
+	var b ir.Builder
+	x, w, bias := b.Input(f32(8, 5)), b.Input(f32(5, 6)), b.Input(f32(6))
+	out := f32(8, 6)
+	dims := ir.DotDims{LhsContract: []int{1}, RhsContract: []int{0}, LhsBatch: []int{}, RhsBatch: []int{}}
+	p := b.Op(ir.DotGeneral, ir.Params{"dimension_numbers": dims}, out, x, w)
+	// jit's Add broadcasts a bias in two steps: [6] → [1, 6] → [8, 6].
+	b1 := b.Op(ir.BroadcastInDim, ir.Params{"shape": []int{1, 6}, "broadcast_dimensions": []int{1}}, f32(1, 6), bias)
+	b2 := b.Op(ir.BroadcastInDim, ir.Params{"shape": []int{8, 6}, "broadcast_dimensions": []int{0, 1}}, out, b1)
+	s := b.Op(ir.Add, nil, out, p, b2)
+	y := b.Op(ir.Tanh, nil, out, s)
+	other := b.Op(ir.Exp, nil, f32(8, 5), x) // independent of the product
+	j := b.Jaxpr(y, other)
+	groups := Plan(j)
+	checkValid(t, j, groups)
+	var c *Group
+	for _, g := range groups {
+		if g.Kind == Contraction {
+			c = g
+		}
+	}
+	if c == nil || len(c.Eqns) != 4 || c.Eqns[0].Prim != ir.DotGeneral || c.Eqns[1] != j.Eqns[2] {
+		t.Fatalf("want a contraction of the product, the second broadcast, the add and tanh; got %+v", groups)
+	}
+	if !slices.Equal(c.Shape, []int{8, 6}) || !slices.Equal(c.Outputs, []*ir.Var{y}) {
+		t.Fatalf("shape %v outputs %v", c.Shape, c.Outputs)
+	}
+	parts := c.Split()
+	if len(parts) != 3 || parts[0].Eqns[0].Prim != ir.BroadcastInDim || parts[1].Eqns[0].Prim != ir.DotGeneral || parts[2].Kind != Elementwise {
+		t.Fatalf("Split: %+v", parts)
+	}
+	if !slices.Equal(parts[1].Outputs, []*ir.Var{p}) || !slices.Contains(parts[2].Inputs, p) || !slices.Contains(parts[2].Inputs, b2) {
+		t.Fatalf("Split's inputs and outputs: %+v", parts)
+	}
+	if epi := c.Epilogue(); len(epi.Eqns) != 3 || !slices.Contains(epi.Inputs, p) || !slices.Contains(epi.Inputs, b1) {
+		t.Fatalf("Epilogue: %+v", epi)
+	}
+}
+
+func TestProductSinksToItsFirstUse(t *testing.T) {
+	var b ir.Builder
+	x, w := b.Input(f32(4, 4)), b.Input(f32(4, 4))
+	dims := ir.DotDims{LhsContract: []int{1}, RhsContract: []int{0}, LhsBatch: []int{}, RhsBatch: []int{}}
+	p := b.Op(ir.DotGeneral, ir.Params{"dimension_numbers": dims}, f32(4, 4), x, w)
+	e := b.Op(ir.Exp, nil, f32(4, 4), x)
+	q := b.Op(ir.DotGeneral, ir.Params{"dimension_numbers": dims}, f32(4, 4), p, w)
+	j := b.Jaxpr(b.Op(ir.Add, nil, f32(4, 4), q, e))
+	got := sinkProducts(j.Eqns)
+	want := []*ir.Eqn{j.Eqns[1], j.Eqns[0], j.Eqns[2], j.Eqns[3]}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v, want exp, the first product, the second, add", got)
+	}
+	checkValid(t, j, Plan(j))
+}

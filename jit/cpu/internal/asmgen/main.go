@@ -1,5 +1,7 @@
-// Command asmgen writes jit/cpu/f32math_amd64.s, the AVX2+FMA kernels of
-// the CPU backend's float32 transcendentals and multiply-adds. A
+// Command asmgen writes the CPU backend's assembly: jit/cpu/f32math_amd64.s,
+// the AVX2+FMA kernels of the float32 transcendentals and multiply-adds
+// (-kernels f32math, the default), and jit/cpu/gemm_amd64.s, the GEMM
+// micro-kernels (-kernels gemm, gemm.go). A
 // transcendental kernel widens float32 lanes to float64 and performs,
 // instruction for instruction, the float64 operations of its pure-Go twin
 // in jit/cpu/f32math.go, with the constants of jit/cpu/internal/f32poly;
@@ -11,8 +13,9 @@
 // left, and returns the number of lanes done; the Go caller computes the
 // next four lanes with the scalar code and calls it again.
 //
-// Usage (from jit/cpu): go generate, or go run ./internal/asmgen.
-// asmgen_test.go checks that the committed file is current.
+// Usage (from jit/cpu): go generate, or go run ./internal/asmgen [-kernels
+// gemm -o gemm_amd64.s]. asmgen_test.go checks that the committed files
+// are current.
 package main
 
 import (
@@ -29,8 +32,14 @@ import (
 
 func main() {
 	out := flag.String("o", "f32math_amd64.s", "output file")
+	kernels := flag.String("kernels", "f32math", "which file to write: f32math (the float32 math and multiply-add kernels) or gemm (the GEMM micro-kernels)")
 	flag.Parse()
-	if err := os.WriteFile(*out, generate(), 0o644); err != nil {
+	gens := map[string]func() []byte{"f32math": generate, "gemm": generateGemm}
+	gen, ok := gens[*kernels]
+	if !ok {
+		log.Fatalf("-kernels %q: want f32math or gemm", *kernels)
+	}
+	if err := os.WriteFile(*out, gen(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
