@@ -115,12 +115,7 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 		if tf == nil {
 			continue
 		}
-		for _, i := range fn.Static {
-			tf.static = append(tf.static, i)
-		}
-		for _, j := range fn.Jitted {
-			tf.static = append(tf.static, j.Static...) // includes unnamed parameters, which Static lacks
-		}
+		tf.static = append(tf.static, fn.Static...)
 		for _, c := range fn.EntryCalls {
 			if name := traced.JitFunc(pkg.TypesInfo, c); name == "Jit" || name == "MakeJaxpr" {
 				tf.jitCalls = append(tf.jitCalls, mkSpan(c))

@@ -107,17 +107,43 @@ func (s *Server) semanticTokens(ctx context.Context, u protocol.DocumentURI, rng
 	return map[string]any{"data": data}, nil
 }
 
+// funcParams are the parameters of a function declaration or literal, in
+// order (nil for unnamed ones).
+func funcParams(info *types.Info, node ast.Node) []*types.Var {
+	var ft *ast.FuncType
+	switch n := node.(type) {
+	case *ast.FuncDecl:
+		ft = n.Type
+	case *ast.FuncLit:
+		ft = n.Type
+	}
+	if ft == nil || ft.Params == nil {
+		return nil
+	}
+	var out []*types.Var
+	for _, field := range ft.Params.List {
+		if len(field.Names) == 0 {
+			out = append(out, nil)
+		}
+		for _, name := range field.Names {
+			v, _ := info.Defs[name].(*types.Var)
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // fileTokens returns path's tokens in order.
 func fileTokens(res *pkgResult, path string) []semToken {
 	tr, info, fset := res.tr, res.pp.pkg.TypesInfo, res.pp.pkg.Fset
 	params := map[*types.Var]bool{}
 	static := map[*types.Var]bool{}
 	for _, fn := range tr.Funcs {
-		for _, v := range fn.Params {
+		for i, v := range funcParams(info, fn.Node) {
 			params[v] = true
-		}
-		for v := range fn.Static {
-			static[v] = true
+			if slices.Contains(fn.Static, i) {
+				static[v] = true
+			}
 		}
 	}
 	seen := map[token.Pos]bool{}

@@ -48,8 +48,13 @@ type score struct{ precision, recall float64 }
 //   - staticargs: at a call of a jitted function, at least 2 cache misses
 //     explained by a changed static argument, for at least every other
 //     call at that site (a few values that repeat are not churn), or a
-//     BadStaticArgError there; at a jit.Jit call of a named function, the
-//     call runs more than once (each run makes a wrapper with an empty cache).
+//     BadStaticArgError there; at a jit.Jit call, the call runs more than
+//     once and the events record shows its function compiled again for a
+//     signature it was compiled for before (a new wrapper with an empty
+//     cache: a closure, or a method value of the same receiver; wrappers of
+//     a named function share one cache, and a method value of a receiver
+//     that the run makes is a new function each run), for at least every
+//     other call of the function (a table of wrappers reused is not churn).
 //   - shapechurn: at a call of a jitted function, at least 2 cache misses
 //     explained by a changed input shape, for at least every other call.
 func oracle(s *sites, o *observed) (truth map[string]map[site]bool, unexercised []string) {
@@ -95,7 +100,19 @@ func oracle(s *sites, o *observed) (truth map[string]map[site]bool, unexercised 
 				truth["shapechurn"][st] = truth["shapechurn"][st] || churn(o.misses[st]["shape"])
 				ran = ran || bad
 			case jitSite:
-				truth["staticargs"][st] = truth["staticargs"][st] || h["eager"] >= 2
+				// Compiled again for a signature by another wrapper, and at
+				// least every other call of the function compiles (wrappers
+				// kept in a table and reused are not churn).
+				again, compiles, calls := false, 0, 0
+				for _, key := range s.defined[st] {
+					for _, n := range o.compiles[key] {
+						again, compiles = again || n >= 2, compiles+n
+					}
+					for caller := range o.callers[key] {
+						calls += o.hits[caller.String()]["eager"] + o.hits[caller.String()]["trace"]
+					}
+				}
+				truth["staticargs"][st] = truth["staticargs"][st] || h["eager"] >= 2 && again && 2*compiles >= calls && !s.bound[st]
 			}
 		}
 		if !ran {

@@ -15,16 +15,26 @@ func TestOracleRules(t *testing.T) {
 		at(3): {effectSite}, at(4): {effectSite},
 		at(5): {loopSite}, at(6): {loopSite},
 		at(7): {callSite}, at(8): {callSite}, at(9): {callSite}, at(10): {callSite},
-		at(11): {jitSite}, at(12): {jitSite},
+		at(11): {jitSite}, at(12): {jitSite}, at(14): {jitSite}, at(15): {jitSite},
 		at(13): {effectSite}, // never runs
-	}}
+	},
+		defined: map[site][]string{at(11): {"p/main.go:20"}, at(12): {"p/main.go:21"}, at(14): {"p/main.go:22"}, at(15): {"fn:(*T).M"}},
+		bound:   map[site]bool{at(15): true},
+	}
 	o := &observed{
 		hits: map[string]map[string]int{
 			"p/main.go:2": {"eager": 3},
 			"p/main.go:3": {"trace": 1}, "p/main.go:4": {"eager": 5},
 			"p/main.go:5": {"trace": 2}, "p/main.go:6": {"trace": 1},
 			"p/main.go:7": {"eager": 5}, "p/main.go:8": {"eager": 30}, "p/main.go:9": {"eager": 6}, "p/main.go:10": {"eager": 2},
-			"p/main.go:11": {"eager": 3}, "p/main.go:12": {"eager": 1},
+			"p/main.go:11": {"eager": 3}, "p/main.go:12": {"eager": 1}, "p/main.go:14": {"eager": 3}, "p/main.go:15": {"eager": 3},
+			"p/main.go:16": {"eager": 3}, "p/main.go:17": {"eager": 2},
+		},
+		compiles: map[string]map[string]int{
+			"p/main.go:20": {"f (x: f32[3])": 3},                     // a literal compiled again by each new wrapper
+			"p/main.go:21": {"g (x: f32[3])": 2},                     // again, but the site ran once
+			"p/main.go:22": {"h (x: f32[3])": 1, "h (x: f32[4])": 1}, // a named function: one shared cache
+			"fn:(*T).M":    {"(*T).M (x: f32[3])": 3},                // a method value of a new receiver each run
 		},
 		iterations:  map[string]int{"p/main.go:5": 33, "p/main.go:6": 32},
 		traceErrors: map[site][]string{at(1): {"TracerBoolConversionError"}, at(10): {"BadStaticArgError"}},

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/jitlint/jitlint/jit/events"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,6 +88,14 @@ type observed struct {
 	// misses counts cache misses per call site, by what changed
 	// ("static", "shape").
 	misses map[site]map[string]int
+	// compiles counts the compiles of each function (by where it is
+	// defined, and by "fn:" and its name) for each signature, from the
+	// events record: a count over one is a signature compiled again by
+	// another wrapper of the function.
+	compiles map[string]map[string]int
+	// callers are, by the same keys, the call sites whose calls compiled
+	// the function (relative to the corpus).
+	callers map[string]map[site]bool
 }
 
 // runCorpus builds every program of the corpus with the probes (through
@@ -142,17 +151,18 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the instrumented corpus: %v\n%s", err, out)
 	}
-	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, tracedVia: map[string]map[site]bool{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}}
+	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, tracedVia: map[string]map[site]bool{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}, compiles: map[string]map[string]int{}, callers: map[string]map[site]bool{}}
 	progs, err := os.ReadDir(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range progs {
 		probeOut := filepath.Join(tmp, "probe-"+p.Name())
+		eventsOut := filepath.Join(tmp, "events-"+p.Name())
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		cmd := exec.CommandContext(ctx, filepath.Join(bin, p.Name()))
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "JIT_EXPLAIN_CACHE_MISSES=1", "JITLINT_PROBE_OUT="+probeOut, "JIT_PLATFORM=cpu")
+		cmd.Env = append(os.Environ(), "JIT_EXPLAIN_CACHE_MISSES=1", "JITLINT_PROBE_OUT="+probeOut, "JIT_PLATFORM=cpu", "JITLINT_EVENTS="+eventsOut)
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, &stderr
 		runErr := cmd.Run()
@@ -166,8 +176,46 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 			t.Fatalf("program %s failed without a jit error: %v\n%s", p.Name(), runErr, stderr.String())
 		}
 		obs.readProbes(t, dir, probeOut)
+		obs.readEvents(t, dir, eventsOut)
 	}
 	return obs
+}
+
+// readEvents counts the compiles of one program's events record.
+func (o *observed) readEvents(t *testing.T, dir, file string) {
+	f, err := os.Open(file)
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	evs, err := events.Decode(f)
+	if err != nil {
+		t.Fatalf("reading %s: %v", file, err)
+	}
+	for _, e := range evs {
+		if e.Event != events.Compile && e.Event != events.CacheMiss {
+			continue
+		}
+		var caller site
+		if i := strings.LastIndexByte(e.CallSite, ':'); i > 0 {
+			rel, err := filepath.Rel(dir, e.CallSite[:i])
+			if err != nil {
+				rel = e.CallSite[:i]
+			}
+			caller.file = rel
+			caller.line, _ = strconv.Atoi(e.CallSite[i+1:])
+		}
+		for _, key := range []string{e.DefinedAt, "fn:" + e.Function} {
+			if o.compiles[key] == nil {
+				o.compiles[key], o.callers[key] = map[string]int{}, map[site]bool{}
+			}
+			o.compiles[key][e.Function+" "+e.Signature]++
+			o.callers[key][caller] = true
+		}
+	}
 }
 
 var (

@@ -28,7 +28,7 @@ const (
 	effectSite                 // a statement with a host side effect (traceeffect)
 	loopSite                   // a for or range statement (unrolledloop)
 	callSite                   // a call of a jitted function (staticargs, shapechurn)
-	jitSite                    // a jit.Jit call of a named function (staticargs)
+	jitSite                    // a jit.Jit call (staticargs)
 )
 
 // sites are the candidate sites of the corpus: every place where one of
@@ -42,6 +42,13 @@ type sites struct {
 	probes map[string][]probe
 	// library are the files of packages other than main.
 	library map[string]bool
+	// defined are, for a jit.Jit call, where the runtime says the function
+	// it wraps is defined (its declaration, its literal, or for a method
+	// value the call itself); bound are the jit.Jit calls of a method value
+	// whose receiver the enclosing function makes (a new function on each
+	// run, as a closure over the run's own variables is).
+	defined map[site][]string
+	bound   map[site]bool
 }
 
 // probe inserts text at an offset of a file.
@@ -56,7 +63,7 @@ var hostConversions = []string{"Bool", "Item", "Int", "Float32s", "Float64s", "I
 
 // findSites walks the corpus packages.
 func findSites(dir string, pkgs []*packages.Package) (*sites, error) {
-	s := &sites{dir: dir, kinds: map[site][]kind{}, probes: map[string][]probe{}, library: map[string]bool{}}
+	s := &sites{dir: dir, kinds: map[site][]kind{}, probes: map[string][]probe{}, library: map[string]bool{}, defined: map[site][]string{}, bound: map[site]bool{}}
 	var errs []string
 	for _, pkg := range pkgs {
 		for _, f := range pkg.Syntax {
@@ -116,8 +123,10 @@ func (s *sites) file(pkg *packages.Package, f *ast.File) error {
 				add(n, convSite, stack)
 			case isJittedCall(info, n):
 				add(n, callSite, stack)
-			case isJitOfNamed(info, n):
+			case isJitCall(info, n):
 				add(n, jitSite, stack)
+				st := at(n.Pos())
+				s.defined[st], s.bound[st] = definedAt(fset, info, n, stack)
 			}
 		case *ast.ExprStmt, *ast.AssignStmt, *ast.IncDecStmt:
 			if isEffect(info, n.(ast.Stmt), stack) {
@@ -194,23 +203,73 @@ func isJittedCall(info *types.Info, call *ast.CallExpr) bool {
 
 // isJitOfNamed reports whether call is jit.Jit of a named function or a
 // method (the same function whenever the call runs).
-func isJitOfNamed(info *types.Info, call *ast.CallExpr) bool {
+func isJitCall(info *types.Info, call *ast.CallExpr) bool {
 	fn := calledFunc(info, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != jitPath || fn.Name() != "Jit" || len(call.Args) == 0 {
-		return false
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == jitPath && fn.Name() == "Jit" && len(call.Args) > 0
+}
+
+// definedAt says how the events record names the function a jit.Jit call
+// wraps: where it is defined (file:line) for a named function or method
+// (its declaration) and a literal (where it is written); for a method
+// value, its name ("fn:(*T).M") or, for one of a generic type, the call
+// itself. It also says whether a method value's receiver is made by the
+// enclosing function.
+func definedAt(fset *token.FileSet, info *types.Info, call *ast.CallExpr, stack []ast.Node) ([]string, bool) {
+	line := func(p token.Pos) string {
+		pos := fset.Position(p)
+		return fmt.Sprintf("%s:%d", pos.Filename, pos.Line)
 	}
-	var id *ast.Ident
 	switch a := ast.Unparen(call.Args[0]).(type) {
+	case *ast.FuncLit:
+		return []string{line(a.Pos())}, false
 	case *ast.Ident:
-		id = a
+		if fn, ok := info.Uses[a].(*types.Func); ok {
+			return []string{line(fn.Pos())}, false
+		}
 	case *ast.SelectorExpr:
-		id = a.Sel
+		if sel := info.Selections[a]; sel != nil && sel.Kind() == types.MethodVal {
+			return []string{line(call.Pos()), "fn:" + methodName(sel.Obj().(*types.Func))}, madeIn(info, a.X, enclosingFunc(stack))
+		}
+		if fn, ok := info.Uses[a.Sel].(*types.Func); ok {
+			return []string{line(fn.Pos())}, false
+		}
 	}
-	if id == nil {
+	return []string{line(call.Pos())}, false
+}
+
+// methodName is a method's name as the runtime prints it: "(*T).M" or "T.M".
+func methodName(m *types.Func) string {
+	recv := m.Signature().Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		if n, ok := p.Elem().(*types.Named); ok {
+			return "(*" + n.Obj().Name() + ")." + m.Name()
+		}
+	}
+	if n, ok := recv.(*types.Named); ok {
+		return n.Obj().Name() + "." + m.Name()
+	}
+	return m.Name()
+}
+
+// madeIn reports whether x is a variable that fn declares in its body (not
+// a parameter): a value the run makes.
+func madeIn(info *types.Info, x ast.Expr, fn ast.Node) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || fn == nil {
 		return false
 	}
-	_, named := info.Uses[id].(*types.Func)
-	return named
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	var body *ast.BlockStmt
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		body = f.Body
+	case *ast.FuncLit:
+		body = f.Body
+	}
+	return body != nil && v.Pos() >= body.Pos() && v.Pos() < body.End()
 }
 
 // isEffect reports whether stmt has an effect outside the function it is

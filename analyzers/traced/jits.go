@@ -46,6 +46,9 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 					continue
 				}
 				fv := s.operand(call.Common().Args[0], b)
+				if sharesCache(fv) {
+					continue // a named function: its wrappers share one cache
+				}
 				if l := s.loopOf[b]; l != nil {
 					if r.differentCode(l, fv, call.Common().Args[0], s) {
 						continue // a different function on each iteration
@@ -166,12 +169,40 @@ func tableRead(l *Loop, v ssa.Value, s *summary) bool {
 	return false
 }
 
+// sharesCache reports whether the function value fv is a named function
+// or a method expression: the wrappers jit.Jit makes of it share one
+// cache, found by its code (closures and method values, which bind a
+// receiver, get their own).
+func sharesCache(fv *Expr) bool {
+	alts := alternatives(unwrapIface(fv))
+	for _, a := range alts {
+		if a.Kind != kFunc || a.Fn == nil || a.Fn.Parent() != nil || len(a.Fn.FreeVars) > 0 {
+			return false
+		}
+	}
+	return len(alts) > 0
+}
+
 // capturesRun reports whether fv is a function literal that captures
-// variables of fn (a factory's counter, a scale it was given).
+// variables of fn (a factory's counter, a scale it was given), or a method
+// value of a receiver that fn makes: a new function on each run.
 func capturesRun(fn *ssa.Function, fv *Expr) bool {
 	for _, a := range alternatives(fv) {
-		if a.Kind == kFunc && a.Fn != nil && a.Fn.Parent() == fn && len(a.Fn.FreeVars) > 0 {
+		if a.Kind != kFunc || a.Fn == nil {
+			continue
+		}
+		if a.Fn.Parent() == fn && len(a.Fn.FreeVars) > 0 {
 			return true
+		}
+		if len(a.Fn.FreeVars) > 0 && a.Env != nil && a.Fn.Parent() == nil {
+			// A method value (a bound method): its receiver is what it captures.
+			for _, v := range a.Env.Frees {
+				for _, p := range pointers(v) {
+					if made, ok := p.Site.(ssa.Instruction); ok && made.Parent() == fn {
+						return true
+					}
+				}
+			}
 		}
 	}
 	return false

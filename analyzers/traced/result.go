@@ -237,6 +237,31 @@ func (r *Result) IsTraced(e ast.Expr) bool {
 	return false
 }
 
+// IsStaticField reports whether sel selects a `jit:"static"` field of a
+// struct (for the language server's highlighting): part of the cache key
+// of the jitted functions that receive the struct.
+func (r *Result) IsStaticField(sel *ast.SelectorExpr) bool {
+	s := r.Info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return false
+	}
+	t := s.Recv()
+	for _, i := range s.Index() {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return false
+		}
+		if IsStaticTag(st.Tag(i)) {
+			return true
+		}
+		t = st.Field(i).Type()
+	}
+	return false
+}
+
 // hasTracedDirective reports whether a doc comment has a //jit:traced line.
 func hasTracedDirective(doc *ast.CommentGroup) bool {
 	if doc == nil {

@@ -12,7 +12,7 @@ func Power(n int, x jit.Array) jit.Array {
 
 func Run(x jit.Array) jit.Array {
 	for i := 0; i < 10; i++ {
-		f := jit.Jit(Power, jit.StaticArgnums(0)) // want `jit.Jit is called on every iteration`
+		f := jit.Jit(func(n int, x jit.Array) jit.Array { return Power(n, x) }, jit.StaticArgnums(0)) // want `jit.Jit is called on every iteration`
 		x = f.Call(3, x)
 	}
 	return x
@@ -39,7 +39,7 @@ func Captures(xs []jit.Array) {
 // Clash would shadow f after the loop: no fix.
 func Clash(x jit.Array) {
 	for i := 0; i < 2; i++ {
-		f := jit.Jit(Power, jit.StaticArgnums(0)) // want `jit.Jit is called on every iteration`
+		f := jit.Jit(func(n int, x jit.Array) jit.Array { return Power(n, x) }, jit.StaticArgnums(0)) // want `jit.Jit is called on every iteration`
 		_ = f.Call(1, x)
 	}
 	f := 3

@@ -71,7 +71,7 @@ type Trainer[C Config, M Model] struct {
 // NewTrainer jits the trainer's inner loop once.
 func NewTrainer[C Config, M Model](cfg C, model M) *Trainer[C, M] {
 	t := &Trainer[C, M]{cfg: cfg, model: model}
-	t.step = jit.Jit(t.inner) // want staticargs
+	t.step = jit.Jit(t.inner) // a method value of the trainer this call makes: a new function each time
 	return t
 }
 

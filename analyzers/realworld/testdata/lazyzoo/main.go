@@ -44,7 +44,7 @@ func (c *lookupCache) get(name string) *jit.Func[model] {
 var storeCache sync.Map
 
 func getStored(name string) *jit.Func[model] {
-	f, _ := storeCache.LoadOrStore(name, jit.Jit(mlp)) // want staticargs
+	f, _ := storeCache.LoadOrStore(name, jit.Jit(mlp)) // a named function: its wrappers share one cache
 	return f.(*jit.Func[model])
 }
 

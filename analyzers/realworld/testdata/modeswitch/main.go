@@ -55,12 +55,12 @@ func main() {
 		var y jit.Array
 		switch modes[i%3] {
 		case "fast":
-			f := jit.Jit(fastForward) // want staticargs
+			f := jit.Jit(fastForward) // a named function: its wrappers share one cache
 			y = f.Call(request(i))
 		case "exact":
-			y = jit.Jit(exactForward).Call(request(i)) // want staticargs
+			y = jit.Jit(exactForward).Call(request(i)) // a named function: its wrappers share one cache
 		default:
-			y = jit.Jit(debugForward).Call(request(i)) // want staticargs
+			y = jit.Jit(debugForward).Call(request(i)) // a named function: its wrappers share one cache
 		}
 		fmt.Println("per request", i, y.Sum().Item())
 	}
