@@ -331,7 +331,7 @@ func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package, deps fa
 		}
 	}
 	if !found && pkg.Types != nil {
-		run.traced = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo)
+		run.traced = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors...)
 	}
 	return run, err
 }

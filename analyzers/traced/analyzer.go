@@ -23,12 +23,13 @@ func New() *analysis.Analyzer {
 		FactTypes:  []analysis.Fact{new(FuncFact)},
 		Run: Guard(func(pass *analysis.Pass) (any, error) {
 			importFact := func(fn *types.Func, f analysis.Fact) bool { return pass.ImportObjectFact(fn, f) }
-			r := build(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, importFact)
+			files := wellTyped(pass.Fset, pass.Files, pass.TypeErrors)
+			r := build(pass.Fset, files, pass.Pkg, pass.TypesInfo, importFact)
 			switch {
 			case r != nil:
 				r.flow.exportFacts(pass, r)
 			case LocalModule(pass.Module) && MayChoose(pass.Files):
-				newFlow(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, importFact).exportFacts(pass, nil)
+				newFlow(pass.Fset, files, pass.Pkg, pass.TypesInfo, importFact).exportFacts(pass, nil)
 			}
 			return r, nil
 		}),

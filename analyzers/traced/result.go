@@ -57,9 +57,19 @@ type Func struct {
 const MarkedTraced = "//jit:traced"
 
 // Build analyses a package without facts of other packages (nil when it
-// does not import jit).
-func Build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) *Result {
-	return build(fset, files, pkg, info, nil)
+// does not import jit), leaving out the declarations that hold one of the
+// package's type errors.
+func Build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, typeErrors ...types.Error) (r *Result) {
+	if len(typeErrors) > 0 {
+		// What is left of an ill-typed package may still not build: then
+		// nothing is known of it until it is fixed.
+		defer func() {
+			if recover() != nil {
+				r = nil
+			}
+		}()
+	}
+	return build(fset, wellTyped(fset, files, typeErrors), pkg, info, nil)
 }
 
 func build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, importFact func(*types.Func, analysis.Fact) bool) *Result {
@@ -226,15 +236,63 @@ func (r *Result) IsTraced(e ast.Expr) bool {
 		if fn.Syntax() == nil || e.Pos() < fn.Syntax().Pos() || e.End() > fn.Syntax().End() {
 			continue
 		}
-		v, _ := fn.ValueForExpr(e)
+		v, isAddr := fn.ValueForExpr(e)
+		if id, ok := e.(*ast.Ident); ok && v == nil {
+			v = paramOf(fn, r.Info.Defs[id]) // a parameter where it is declared
+		}
 		if v == nil {
 			continue
 		}
-		if r.flow.maybeTraced(c.value(v, nil), c) {
+		val := c.value(v, nil)
+		if isAddr {
+			val = r.flow.load(val) // a variable kept in memory: what it holds
+		}
+		if r.holdsTraced(val, c, 0) {
 			return true
 		}
 	}
 	return false
+}
+
+// holdsTraced reports whether e is traced or holds a traced value (a
+// pytree: a struct with a traced field, a pointer to one, a slice of them).
+func (r *Result) holdsTraced(e *Expr, c *Context, depth int) bool {
+	if r.flow.maybeTraced(e, c) {
+		return true
+	}
+	if depth > 3 {
+		return false
+	}
+	switch e.Kind {
+	case kStruct:
+		for _, f := range e.Args {
+			if f != nil && r.holdsTraced(f, c, depth+1) {
+				return true
+			}
+		}
+	case kPtr:
+		if e.Site == "value" {
+			return r.holdsTraced(e.Args[0], c, depth+1)
+		}
+	case kSeq:
+		if e.Tr != nil {
+			return r.holdsTraced(e.Tr, c, depth+1)
+		}
+	}
+	return false
+}
+
+// paramOf is the parameter of fn declared as obj (nil when none is).
+func paramOf(fn *ssa.Function, obj types.Object) ssa.Value {
+	if obj == nil {
+		return nil
+	}
+	for _, p := range fn.Params {
+		if p.Object() == obj {
+			return p
+		}
+	}
+	return nil
 }
 
 // IsStaticField reports whether sel selects a `jit:"static"` field of a

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"go/ast"
+	"go/types"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 )
@@ -165,6 +167,45 @@ func TestZZCallArgs(t *testing.T) {
 						fmt.Printf("   arg %d = %s outlives %v\n", k, v, out)
 					}
 				}
+			}
+		}
+	}
+}
+
+func TestZZIsTraced(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, _ := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		for _, f := range p.Syntax {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					if _, ok := p.TypesInfo.ObjectOf(id).(*types.Var); ok {
+						fmt.Println(p.Fset.Position(id.Pos()), id.Name, r.IsTraced(id))
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+func TestZZIllTyped(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, _ := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, pat)
+	for _, p := range pkgs {
+		fmt.Println("errors", len(p.TypeErrors))
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo, p.TypeErrors...)
+		fmt.Println("result", r != nil)
+		if r != nil {
+			for _, f := range r.Funcs {
+				fmt.Println("func", f.Name)
 			}
 		}
 	}
