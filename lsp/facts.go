@@ -46,7 +46,7 @@ func (c *factCache) depFacts(u *universe, analyzers []*analysis.Analyzer) (factp
 	if u.facts != nil && slices.Equal(u.factsFor, analyzers) {
 		return u.facts, nil
 	}
-	withFacts := slices.DeleteFunc(slices.Clone(analyzers), func(a *analysis.Analyzer) bool { return len(a.FactTypes) == 0 })
+	withFacts := factpass.Producers(analyzers)
 	all := factpass.Facts{}
 	if len(withFacts) == 0 {
 		u.facts, u.factsFor = all, analyzers

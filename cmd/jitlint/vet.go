@@ -107,7 +107,7 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 		return 1
 	}
 	if cfg.VetxOnly {
-		run = withFacts(run)
+		run = factpass.Producers(run)
 	}
 	unit := &factpass.Unit{Fset: fset, Pkg: pkg, Files: files, Info: info, Sizes: sizes, Module: module,
 		OtherFiles: cfg.NonGoFiles, IgnoredFiles: cfg.IgnoredFiles, Deps: facts}
@@ -129,18 +129,6 @@ func importsJit(cfg *unitchecker.Config) bool {
 		}
 	}
 	return false
-}
-
-// withFacts keeps the analyzers that produce facts (the rest have nothing to
-// do in a dependency).
-func withFacts(as []*analysis.Analyzer) []*analysis.Analyzer {
-	var out []*analysis.Analyzer
-	for _, a := range as {
-		if len(a.FactTypes) > 0 {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // sizes are the gc compiler's type sizes for the target architecture.

@@ -61,6 +61,31 @@ func typeName(f analysis.Fact) string {
 	return t.PkgPath() + "." + t.Name()
 }
 
+// Producers are the analyzers among as and what they require that export
+// facts: all a dependency needs to run (a check that requires a
+// fact-producing analyzer has nothing to do there itself).
+func Producers(as []*analysis.Analyzer) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			out = append(out, a)
+		}
+		for _, r := range a.Requires {
+			visit(r)
+		}
+	}
+	for _, a := range as {
+		visit(a)
+	}
+	return out
+}
+
 // Unit is one package to analyse.
 type Unit struct {
 	Fset         *token.FileSet
