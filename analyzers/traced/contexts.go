@@ -74,11 +74,14 @@ type Root struct {
 }
 
 // findContexts finds the roots of the package and every context below
-// them.
-func (f *flow) findContexts() []*Context {
+// them; roots are the contexts of every root, also those the walk merges
+// with an equal one (each is an entry call of its function).
+func (f *flow) findContexts() (all, roots []*Context) {
 	w := newWalk()
 	for _, r := range f.roots() {
-		w.add(f.rootContext(r))
+		c := f.rootContext(r)
+		roots = append(roots, c)
+		w.add(c)
 	}
 	w.run()
 	// Control flow called outside any trace traces its functions too.
@@ -87,10 +90,12 @@ func (f *flow) findContexts() []*Context {
 		tracedFns[c.Fn] = true
 	}
 	for _, r := range f.eagerControlRoots(tracedFns) {
-		w.add(f.rootContext(r))
+		c := f.rootContext(r)
+		roots = append(roots, c)
+		w.add(c)
 	}
 	w.run()
-	return w.out
+	return w.out, roots
 }
 
 // below returns root and the contexts below it.

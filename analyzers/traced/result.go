@@ -86,8 +86,9 @@ func build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *typ
 			return true
 		})
 	}
-	r.contexts = append(r.flow.findContexts(), r.flow.markedContexts()...)
-	r.collectFuncs()
+	all, roots := r.flow.findContexts()
+	r.contexts = append(all, r.flow.markedContexts()...)
+	r.collectFuncs(roots)
 	return r
 }
 
@@ -107,7 +108,7 @@ func (f *flow) markedContexts() []*Context {
 }
 
 // collectFuncs lists the traced functions for the language server.
-func (r *Result) collectFuncs() {
+func (r *Result) collectFuncs(roots []*Context) {
 	add := func(c *Context) {
 		fn := c.Fn
 		for fn.Origin() != nil {
@@ -134,7 +135,17 @@ func (r *Result) collectFuncs() {
 			if f.Entry == "" {
 				f.Entry = c.Root.Entry
 			}
-			if call := r.callAt(c.Root.Call); call != nil && !containsCall(f.EntryCalls, call) {
+			// The call that takes the function: the root's, or of a
+			// transformed function the innermost transformation's
+			// (jit.Vmap(jit.Grad(F)): the Grad).
+			call := r.callAt(c.Root.Call)
+			if ts := c.Root.Transforms; len(ts) > 0 {
+				call = nil
+				if site, ok := ts[0].Site.(ssa.CallInstruction); ok {
+					call = r.callAt(site)
+				}
+			}
+			if call != nil && !containsCall(f.EntryCalls, call) {
 				f.EntryCalls = append(f.EntryCalls, call)
 			}
 			for _, i := range c.Root.Static {
@@ -146,6 +157,9 @@ func (r *Result) collectFuncs() {
 	}
 	for _, c := range r.contexts {
 		add(c)
+	}
+	for _, c := range roots {
+		add(c) // roots the walk merged with an equal one: their entry calls
 	}
 	sort.SliceStable(r.Funcs, func(i, j int) bool { return r.Funcs[i].Node.Pos() < r.Funcs[j].Node.Pos() })
 }

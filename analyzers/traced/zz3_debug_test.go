@@ -210,3 +210,20 @@ func TestZZIllTyped(t *testing.T) {
 		}
 	}
 }
+
+func TestZZFuncs(t *testing.T) {
+	dir, pat := os.Getenv("DBG_DIR"), os.Getenv("DBG_PKG")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, _ := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, pat)
+	for _, p := range pkgs {
+		r := Build(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+		for _, f := range r.Funcs {
+			fmt.Println("func", f.Name, f.Entry, len(f.EntryCalls))
+			for _, c := range f.EntryCalls {
+				fmt.Println("   ", p.Fset.Position(c.Pos()))
+			}
+		}
+	}
+}
