@@ -20,7 +20,7 @@ func TestRejitNamedFunctionCompilesOnce(t *testing.T) {
 	x := jit.Arange(4, jit.Float32)
 	var compiles, hits int
 	for i := 0; i < 5; i++ {
-		f := jit.Jit(sharedStep) //jitlint:ignore staticargs a named function shares one cache: the loop compiles once, which the test checks
+		f := jit.Jit(sharedStep)
 		if got := f.Call(x).Float32s(); got[3] != 10 {
 			t.Fatalf("iteration %d: sharedStep(3) = %v, want 10", i, got[3])
 		}
@@ -74,7 +74,7 @@ func TestRejitMethods(t *testing.T) {
 	}
 	expr := 0
 	for i := 0; i < 3; i++ {
-		f := jit.Jit(scaler.apply, jit.StaticArgnums(0)) //jitlint:ignore staticargs a method expression shares one cache: the loop compiles once, which the test checks
+		f := jit.Jit(scaler.apply, jit.StaticArgnums(0))
 		if got := f.Call(scaler{2}, x).Float32s(); got[3] != 6 {
 			t.Fatalf("scaler.apply(3) = %v, want 6", got[3])
 		}
@@ -85,7 +85,7 @@ func TestRejitMethods(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		s := scaler{float32(i + 1)}
-		f := jit.Jit(s.apply)
+		f := jit.Jit(s.apply) //jitlint:ignore staticargs each receiver is a different function: the test checks that the three compile
 		if got := f.Call(x).Float32s(); got[1] != s.k {
 			t.Fatalf("method value of %v: got %v, want %v", s, got[1], s.k)
 		}

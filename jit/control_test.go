@@ -72,7 +72,7 @@ func TestScanAgainstHostLoop(t *testing.T) {
 		}
 	}
 	for _, rev := range []bool{false, true} {
-		c, ys := jit.Jit(f(rev)).Call(jit.FromSlice(data))
+		c, ys := jit.Jit(f(rev)).Call(jit.FromSlice(data)) //jitlint:ignore staticargs two closures over different flags, each compiled once on purpose
 		want := make([]float64, len(data))
 		s := 0.0
 		for k := range data {

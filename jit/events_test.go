@@ -44,7 +44,7 @@ func TestEventsContent(t *testing.T) {
 	x := jit.Ones(jit.Float32, 4)
 	var lines []int
 	for _, n := range []int{2, 3, 3} {
-		f.Call(n, x)
+		f.Call(n, x) //jitlint:ignore staticargs the test records the compile a new static value causes
 		lines = append(lines, lineHere()-1)
 	}
 	evs := readEvents(t, path)
@@ -93,7 +93,7 @@ func TestEventsCallsAndTraceErrors(t *testing.T) {
 	f := jit.Jit(func(x jit.Array) jit.Array { return x.Neg() })
 	var callLines []string
 	for _, n := range []int{3, 3, 4, 4, 5} {
-		f.Call(jit.Zeros(jit.Float32, n))
+		f.Call(jit.Zeros(jit.Float32, n)) //jitlint:ignore shapechurn the test records the compiles new shapes cause
 		callLines = append(callLines, lineBefore())
 	}
 	catch(t, func() { jit.Jit(reluBad).Call(x) })

@@ -65,6 +65,13 @@ func (f *flow) apply(callee *Expr, args []*Expr, mode *Expr, site any) *Expr {
 	return fresh(site)
 }
 
+// maxApplyDepth bounds how many calls are applied inside one another
+// while a call's summary is bound to its arguments: a call of a function
+// value that, bound, calls another function value, and so on. Each level
+// rebuilds the whole result of the level below, so the cost grows with
+// the product of the results' sizes.
+const maxApplyDepth = 6
+
 // callFunc applies the function fn (its free variables bound by env).
 func (f *flow) callFunc(fn *ssa.Function, env *Env, args []*Expr, mode *Expr, site any) *Expr {
 	if !f.local(fn) {
@@ -81,6 +88,14 @@ func (f *flow) callFunc(fn *ssa.Function, env *Env, args []*Expr, mode *Expr, si
 		}
 		res = node(kTuple, outs...)
 	}
+	if f.applying >= maxApplyDepth {
+		// A function value that, bound, calls further function values
+		// without end (a visitor passing itself on): what the call makes
+		// is not followed further.
+		return fresh(site)
+	}
+	f.applying++
+	defer func() { f.applying-- }()
 	bind := &Env{Fn: fn, Params: args, Mode: mode}
 	if env != nil {
 		bind.Frees = env.Frees
@@ -93,6 +108,11 @@ func (f *flow) callFunc(fn *ssa.Function, env *Env, args []*Expr, mode *Expr, si
 func (f *flow) invoke(m *types.Func, recv *Expr, args []*Expr, mode *Expr, site any) *Expr {
 	switch recv.Kind {
 	case kIface:
+		if f.prog.MethodSets.MethodSet(recv.Type).Lookup(m.Pkg(), m.Name()) == nil {
+			// A value of a type without m reaches here only on a path
+			// that does not run (a type switch's other case, merged).
+			return fresh(site)
+		}
 		fn := f.prog.LookupMethod(recv.Type, m.Pkg(), m.Name())
 		if fn == nil {
 			return fresh(site)

@@ -44,9 +44,9 @@ type Context struct {
 	// called inside a trace), innermost first.
 	transforms []*Expr
 	depth      int
-	flow  *flow
-	live  map[*ssa.BasicBlock]bool
-	vals  map[ssa.Value]*Expr
+	flow       *flow
+	live       map[*ssa.BasicBlock]bool
+	vals       map[ssa.Value]*Expr
 }
 
 // A Root is an entry point of the jit API and the function it traces.

@@ -47,6 +47,9 @@ type flow struct {
 	// callersFrame is the frame of the call graph while it is built (-1
 	// when it is not being built).
 	callersFrame int
+	// applying counts the calls being applied inside one another while
+	// summaries are bound to their arguments (calls.go).
+	applying int
 }
 
 // buildSSA builds the SSA form of the package, as passes/buildssa does,

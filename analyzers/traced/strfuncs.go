@@ -12,7 +12,9 @@ import (
 // stringFuncs compute the functions of strings whose arguments are
 // constant strings (and ints): a string, or the elements of a []string.
 var stringFuncs = map[string]func(ss []string, ns []int64) (string, []string, bool){
-	"strings.Repeat":    func(ss []string, ns []int64) (string, []string, bool) { return strings.Repeat(ss[0], int(min(ns[0], 1<<16))), nil, true },
+	"strings.Repeat": func(ss []string, ns []int64) (string, []string, bool) {
+		return strings.Repeat(ss[0], int(min(ns[0], 1<<16))), nil, true
+	},
 	"strings.ToLower":   func(ss []string, _ []int64) (string, []string, bool) { return strings.ToLower(ss[0]), nil, true },
 	"strings.ToUpper":   func(ss []string, _ []int64) (string, []string, bool) { return strings.ToUpper(ss[0]), nil, true },
 	"strings.TrimSpace": func(ss []string, _ []int64) (string, []string, bool) { return strings.TrimSpace(ss[0]), nil, true },

@@ -76,7 +76,7 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 		return e
 	case kFresh:
 		if s.freshFn != nil {
-			if instr, ok := e.Site.(ssa.Instruction); ok && instr.Parent() == s.freshFn {
+			if instr, ok := e.Site.(ssa.Instruction); ok && instr.Parent() == s.freshFn && e.Site != s.freshSite {
 				return fresh(s.freshSite)
 			}
 		}
@@ -129,8 +129,48 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 		// A call bound now ran its callee, whose fresh values belong to
 		// the call in freshFn (the kApply's site): seen from here, they are
 		// fresh values of freshSite too.
-		out = (&substituter{f: s.f, env: &Env{}, memo: map[*Expr]*Expr{}, freshFn: s.freshFn, freshSite: s.freshSite}).do(out)
+		out = retagFresh(out, s.freshFn, s.freshSite, map[*Expr]*Expr{})
 	}
+	return out
+}
+
+// retagFresh rebuilds e with the fresh values of fn's instructions made
+// fresh values of site, changing nothing else (calls are not run again).
+func retagFresh(e *Expr, fn *ssa.Function, site any, memo map[*Expr]*Expr) *Expr {
+	if e == nil {
+		return nil
+	}
+	if out, ok := memo[e]; ok {
+		return out
+	}
+	out := e
+	if e.Kind == kFresh {
+		if instr, ok := e.Site.(ssa.Instruction); ok && instr.Parent() == fn && e.Site != site {
+			out = fresh(site)
+		}
+		memo[e] = out
+		return out
+	}
+	var args []*Expr
+	for i, a := range e.Args {
+		b := retagFresh(a, fn, site, memo)
+		if b != a && args == nil {
+			args = append([]*Expr(nil), e.Args...)
+		}
+		if args != nil {
+			args[i] = b
+		}
+	}
+	tr := retagFresh(e.Tr, fn, site, memo)
+	if args != nil || tr != e.Tr {
+		cp := *e
+		if args != nil {
+			cp.Args = args
+		}
+		cp.Tr = tr
+		out = cp.sized()
+	}
+	memo[e] = out
 	return out
 }
 

@@ -54,7 +54,10 @@ func (s *summary) value(v ssa.Value) *Expr {
 	}
 	i := s.f.open()
 	s.busy[v] = i
+	applying := s.f.applying
+	s.f.applying = 0 // a value of fn is the same whatever applies fn
 	e := s.eval(v)
+	s.f.applying = applying
 	delete(s.busy, v)
 	if e == nil {
 		e = unknown
