@@ -3,6 +3,7 @@ package traced
 import (
 	"go/constant"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -330,7 +331,7 @@ func (ev *evaluator) reachable(l *Loop, env *Env) ([]exitState, bool) {
 	seen := map[string]bool{}
 	for j := 0; j < maxReach; j++ {
 		key := fmtState(state)
-		if seen[key] {
+		if seen[key] && !slices.Contains(state, nil) {
 			return exits, true // a cycle: every state is known
 		}
 		seen[key] = true

@@ -602,46 +602,56 @@ func pointers(x *Expr) []*Expr {
 }
 
 // viaParams adds the stores that functions make through a parameter or
-// free variable bound to a pointer into base: at the calls that pass it
-// and the closures that capture it.
+// a free variable, carried up the calls that bind it until they reach the
+// function that makes the base (through up to maxUpDepth callers: main
+// makes e, rollout(e) calls e.Step(a), and Step writes e.pos).
 func (m *memory) viaParams(base any, owner *ssa.Function, add func(placed)) {
 	for _, root := range m.roots {
-		stores := m.byRoot[root]
 		var fn *ssa.Function
-		var idx int
-		isFree := false
 		switch r := root.(type) {
 		case *ssa.Parameter:
-			fn, idx = r.Parent(), paramIndex(r.Parent(), r)
+			fn = r.Parent()
 		case *ssa.FreeVar:
-			fn, isFree = r.Parent(), true
-			for i, fv := range fn.FreeVars {
-				if fv == r {
-					idx = i
-				}
-			}
+			fn = r.Parent()
 		default:
 			continue
 		}
-		for _, cs := range m.f.callSites(fn) {
-			var env *Env
-			if isFree {
-				if cs.frees == nil || idx >= len(cs.frees) {
-					continue
-				}
-				env = &Env{Fn: fn, Frees: cs.frees}
-			} else {
-				if idx >= len(cs.args) {
-					continue
-				}
-				env = &Env{Fn: fn, Params: cs.args}
-			}
-			if cs.caller != owner {
-				continue // one level: the calls in the function that makes the base
-			}
+		stores := m.byRoot[root]
+		m.carryUp(fn, nil, func(env *Env) {
 			for _, st := range stores {
 				m.place(st, base, owner, env, add)
 			}
+		}, owner, maxUpDepth)
+	}
+}
+
+// carryUp calls at with the binding of the atoms of the function inner
+// binds (fn's own when inner is nil) in owner's atoms, for each chain of
+// calls from owner down to fn.
+func (m *memory) carryUp(fn *ssa.Function, inner *Env, at func(*Env), owner *ssa.Function, depth int) {
+	for _, cs := range m.f.callSites(fn) {
+		env := &Env{Fn: fn, Params: cs.args, Frees: cs.frees}
+		if inner != nil {
+			env = m.f.compose(inner, env)
+		}
+		switch {
+		case cs.atoms == owner:
+			at(env)
+		case depth > 0 && cs.atoms != nil && cs.atoms != fn:
+			m.carryUp(cs.atoms, env, at, owner, depth-1)
 		}
 	}
+}
+
+// compose is the binding of inner's atoms that inner gives, with the atoms
+// it is written in bound in turn by outer.
+func (f *flow) compose(inner, outer *Env) *Env {
+	bind := func(es []*Expr) []*Expr {
+		out := make([]*Expr, len(es))
+		for i, e := range es {
+			out[i] = f.subst(e, outer)
+		}
+		return out
+	}
+	return &Env{Fn: inner.Fn, Params: bind(inner.Params), Frees: bind(inner.Frees), Mode: f.subst(inner.Mode, outer)}
 }

@@ -212,12 +212,15 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		switch {
 		case bounded && exact && !known && ev.newPerElement(e):
 			// a new value at each element read: churn however long the loop
-		case bounded && repeats(k, calls, callsKnown), bounded && !exact:
-			return nil // a few values, or at most a number that is not known to be churn
+		case bounded && repeats(k, calls, callsKnown), bounded && !exact && k <= MaxFew:
+			return nil // a few values (each iteration one of a few: buckets)
 		case !bounded && (f.capped(l, e) || e.Kind == kShape):
 			return nil // not known to change (capped by a min or max; a shape whose dims are not known)
 		}
-		return &Churn{Trips: t, Known: known, Distinct: k, DistinctKnown: bounded, Source: clockOrRand(e), Loop: l.Stmt}
+		// Too many values to repeat: when each iteration can take several of
+		// them (a loop inside that stops on a test not known here), how
+		// many it takes is not known, only that it can be a new one each time.
+		return &Churn{Trips: t, Known: known, Distinct: k, DistinctKnown: bounded && exact, Source: clockOrRand(e), Loop: l.Stmt}
 	}
 	if src := clockOrRand(e); src != "" && !fewByForm(e) {
 		return &Churn{Source: src}
