@@ -206,6 +206,16 @@ func alternatives(x *Expr) []*Expr {
 			}
 			return out
 		}
+	case kField:
+		// A field of one of several structs (the fn of a table's row at an
+		// index the loop walks) is one of their fields.
+		if inner := alternatives(x.Args[0]); len(inner) > 1 || inner[0] != x.Args[0] {
+			var out []*Expr
+			for _, a := range inner {
+				out = append(out, alternatives(field(a, x.N))...)
+			}
+			return out
+		}
 	}
 	return []*Expr{x}
 }

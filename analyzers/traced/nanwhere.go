@@ -128,8 +128,10 @@ func testedBy(pred *Expr) map[string]bool {
 	return out
 }
 
-// singularUse finds in a branch a singular operation applied to a tested
-// value that is differentiated (not below a nested Where, which guards
+// singularUse finds in a branch a singular operation whose operand is at
+// its singular point where the predicate excludes values (the tested value
+// itself, or a value that is zero wherever a tested one is: |w|, y/μ) and
+// through which the gradient flows (not below a nested Where, which guards
 // it); it returns the operation and why it is singular.
 func singularUse(branch *Expr, subjects map[string]bool) (op *Expr, why string) {
 	if len(subjects) == 0 {
@@ -149,19 +151,26 @@ func singularUse(branch *Expr, subjects map[string]bool) (op *Expr, why string) 
 		if !ok || len(a.Args) == 0 {
 			return true
 		}
-		target := a.Args[0]
+		target := unwrapIface(a.Args[0])
+		flows := differentiated(target)
 		switch a.Name {
 		case "Div":
 			if len(a.Args) < 2 {
 				return true
 			}
+			// x/y: both ∂/∂x = 1/y and ∂/∂y = -x/y² are infinite where y is 0.
 			target = unwrapIface(a.Args[1])
+			flows = flows || differentiated(target)
 		case "Pow":
-			if len(a.Args) < 2 || !fractionalConst(a.Args[1]) {
+			if len(a.Args) < 2 || !singularPower(a.Args[1]) {
 				return true
 			}
 		}
-		if subjects[target.String()] && differentiated(target) {
+		excluded := subjects[target.String()]
+		if !excluded && a.Name != "Log1p" {
+			excluded = zeroWith(target, subjects)
+		}
+		if excluded && flows {
 			op, why = a, reason
 			return false
 		}
@@ -170,14 +179,38 @@ func singularUse(branch *Expr, subjects map[string]bool) (op *Expr, why string) 
 	return op, why
 }
 
+// zeroWith reports whether x is zero wherever one of the tested values is:
+// it is one, or its absolute value, negation or square, or a product with
+// one as a factor, or a quotient with one as the dividend.
+func zeroWith(x *Expr, subjects map[string]bool) bool {
+	x = unwrapIface(x)
+	if subjects[x.String()] {
+		return true
+	}
+	if x.Kind != kArray || len(x.Args) == 0 {
+		return false
+	}
+	switch x.Name {
+	case "Abs", "Neg", "Square":
+		return zeroWith(x.Args[0], subjects)
+	case "Mul":
+		return len(x.Args) == 2 && (zeroWith(x.Args[0], subjects) || zeroWith(x.Args[1], subjects))
+	case "Div":
+		return zeroWith(x.Args[0], subjects)
+	}
+	return false
+}
+
 // differentiated reports whether x depends on an argument that a Grad
 // differentiates.
 func differentiated(x *Expr) bool {
 	return x.mentions(func(a *Expr) bool { return a.Kind == kInput && strings.Contains(a.Name, "diff") })
 }
 
-// fractionalConst reports whether e is a constant that is not an integer.
-func fractionalConst(e *Expr) bool {
+// singularPower reports whether e is a constant power whose derivative is
+// infinite at 0: p·x^(p-1) with p a fraction below 1 (x^0.5; x^1.5 has
+// slope 0 there).
+func singularPower(e *Expr) bool {
 	if e.Kind == kIface && len(e.Args) == 1 {
 		e = e.Args[0]
 	}
@@ -186,7 +219,7 @@ func fractionalConst(e *Expr) bool {
 		return false
 	}
 	f, _ := constant.Float64Val(constant.ToFloat(v))
-	return f != float64(int64(f))
+	return f != float64(int64(f)) && f < 1
 }
 
 // transforms reports whether the transformation t is applied to fn itself.

@@ -13,5 +13,5 @@ func TestWhereNaN(t *testing.T) {
 }
 
 func TestWhereNaNFixes(t *testing.T) {
-	fixturetest.Fixes(t, wherenan.Analyzer, "./wherenan/a", 7)
+	fixturetest.Fixes(t, wherenan.Analyzer, "./wherenan/a", 11)
 }

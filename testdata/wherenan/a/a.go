@@ -99,3 +99,47 @@ func Frozen(x, w jit.Array) jit.Array {
 }
 
 var dFrozen = jit.Grad[func(jit.Array, jit.Array) jit.Array](Frozen, jit.Argnums(1))
+
+// ---- operands that are zero where the tested value is ----
+
+// Bridge raises |w| to a power below one: |w| is 0 where w is.
+func Bridge(w jit.Array) jit.Array {
+	return jit.Where(w.Ne(0), w.Abs().Pow(0.5), 0).Sum() // want `where w.Ne\(0\) is false .* the derivative of a fractional power is infinite at 0`
+}
+
+// Elastic raises |w| to 1.5, whose slope at 0 is 0: no NaN.
+func Elastic(w jit.Array) jit.Array {
+	return jit.Where(w.Ne(0), w.Abs().Pow(1.5), 0).Sum()
+}
+
+// Deviance takes the log of y/mu, zero where y is.
+func Deviance(mu, y jit.Array) jit.Array {
+	return jit.Where(y.Gt(0), y.Mul(y.Div(mu).Log()), 0).Sum() // want `where y.Gt\(0\) is false .* the derivative of Log is infinite at 0`
+}
+
+// RelErr divides a differentiated error by data tested for zero: the
+// derivative in the dividend, 1/y, is infinite there.
+func RelErr(pred, y jit.Array) jit.Array {
+	return jit.Where(y.Ne(0), y.Sub(pred).Div(y).Abs(), 0).Sum() // want `where y.Ne\(0\) is false .* a division is infinite where the divisor is 0`
+}
+
+// ---- a table of objectives, differentiated row by row ----
+
+func tableSqrt(x jit.Array) jit.Array {
+	return jit.Where(x.Gt(0), x.Sqrt(), 0).Sum() // want `is differentiated by jit.Grad, and where x.Gt\(0\) is false`
+}
+
+func tableSquare(x jit.Array) jit.Array { return x.Mul(x).Sum() }
+
+func Objectives(x jit.Array) {
+	for _, row := range []struct {
+		name string
+		fn   func(jit.Array) jit.Array
+	}{{"sqrt", tableSqrt}, {"square", tableSquare}} {
+		_ = jit.Grad[func(jit.Array) jit.Array](row.fn)(x)
+	}
+	_ = jit.Grad[func(jit.Array) jit.Array](Bridge)
+	_ = jit.Grad[func(jit.Array) jit.Array](Elastic)
+	_ = jit.Grad[func(jit.Array, jit.Array) jit.Array](Deviance)
+	_ = jit.Grad[func(jit.Array, jit.Array) jit.Array](RelErr)
+}
