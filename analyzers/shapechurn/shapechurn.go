@@ -31,7 +31,7 @@ func New(tracer *analysis.Analyzer) *analysis.Analyzer {
 // a new value on every run of the call, beyond a few that repeat.
 func checkCall(r *traced.Result, j *traced.JittedCall, report func(analysis.Diagnostic)) {
 	for k, arg := range j.Call.Args {
-		if t := j.ParamType(k); t == nil || !traced.IsArray(t) || j.IsStatic(k) {
+		if t := j.ParamType(k); t == nil || !traced.ContainsArray(t) || j.IsStatic(k) {
 			continue
 		}
 		c := j.ShapeChurn(k)

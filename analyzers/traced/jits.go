@@ -49,6 +49,9 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 				if sharesCache(fv) {
 					continue // a named function: its wrappers share one cache
 				}
+				if boundToLocal(call.Common().Args[0]) {
+					continue // a method value of a receiver the function holds: one wrapper per receiver
+				}
 				if l := s.loopOf[b]; l != nil {
 					if r.differentCode(l, fv, call.Common().Args[0], s) {
 						continue // a different function on each iteration
@@ -206,6 +209,36 @@ func capturesRun(fn *ssa.Function, fv *Expr) bool {
 		}
 	}
 	return false
+}
+
+// boundToLocal reports whether v is a method value (x.M) whose receiver
+// x is a value of the function itself — made or computed in its body, not
+// a parameter, a package variable or an element of a table. Each receiver is a different
+// function: a wrapper per receiver is what the code means, and hoisting
+// the jit.Jit call out of the loop is not the fix (passing the receiver
+// as an argument is); the language's own caching rule, one cache per
+// named function, does not apply to bound methods.
+func boundToLocal(v ssa.Value) bool {
+	mc, ok := v.(*ssa.MakeClosure)
+	if !ok || len(mc.Bindings) != 1 {
+		return false
+	}
+	if fn, ok := mc.Fn.(*ssa.Function); !ok || fn.Synthetic == "" || fn.Object() == nil {
+		return false
+	}
+	switch x := mc.Bindings[0].(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Const:
+		return false
+	case *ssa.Lookup:
+		return false // read from a map that outlives the run: the same receivers again
+	case *ssa.UnOp:
+		switch x.X.(type) {
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Global:
+			return false // read from a table or an object that outlives the run
+		}
+	}
+	_, isInstr := mc.Bindings[0].(ssa.Instruction)
+	return isInstr
 }
 
 // runsMany says why fn's block b runs many times: fn is called in a loop,

@@ -347,6 +347,14 @@ func (ev *evaluator) compute(e *Expr) vset {
 		if base := projRoot(e); base.Kind == kIter && base.N >= 0 {
 			return ev.carried(e, base)
 		}
+		if elems := ev.elementsAt(e.Args[0]); elems != nil {
+			// A field of a table's row: that field of the rows it can be.
+			sets := make([]vset, len(elems))
+			for i, a := range elems {
+				sets[i] = ev.values(field(a, e.N))
+			}
+			return union(sets...)
+		}
 	case kLen:
 		return ev.lengthOf(e.Args[0])
 	case kIndex:
@@ -361,22 +369,7 @@ func (ev *evaluator) compute(e *Expr) vset {
 		if base := projRoot(e); base.Kind == kIter && base.N >= 0 {
 			return ev.carried(e, base)
 		}
-		if elems := elements(e.Args[0]); elems != nil {
-			if at := ev.values(e.Args[1]); at.vals != nil {
-				// The elements at the indexes it can be.
-				var sets []vset
-				for _, v := range at.vals {
-					k, ok := constant.Int64Val(constant.ToInt(v))
-					if !ok || k < 0 || int(k) >= len(elems) {
-						sets = nil
-						break
-					}
-					sets = append(sets, ev.values(elems[k]))
-				}
-				if sets != nil {
-					return union(sets...)
-				}
-			}
+		if elems := ev.elementsAt(e); elems != nil {
 			sets := make([]vset, len(elems))
 			for i, a := range elems {
 				sets[i] = ev.values(a)
@@ -624,4 +617,30 @@ func (ev *evaluator) pure(e *Expr) vset {
 		return anything
 	}
 	return union(out...)
+}
+
+// elementsAt lists the elements an index expression e (xs[i] of a sequence
+// whose elements are known) can read: those at the indexes i can be, or
+// all of them when i is not known. It is nil for other expressions.
+func (ev *evaluator) elementsAt(e *Expr) []*Expr {
+	if e.Kind != kIndex {
+		return nil
+	}
+	elems := elements(e.Args[0])
+	if elems == nil {
+		return nil
+	}
+	at := ev.values(e.Args[1])
+	if at.vals == nil {
+		return elems
+	}
+	var out []*Expr
+	for _, v := range at.vals {
+		k, ok := constant.Int64Val(constant.ToInt(v))
+		if !ok || k < 0 || int(k) >= len(elems) {
+			return elems
+		}
+		out = append(out, elems[k])
+	}
+	return out
 }

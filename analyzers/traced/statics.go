@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -172,16 +173,47 @@ func (j *JittedCall) ShapeChurn(k int) *Churn {
 	}
 	s := f.summary(j.instr.Parent())
 	e := s.operand(j.instr.Common().Args[k], j.instr.Block())
-	sh := shapeTuple(e)
-	if sh.Kind == kShape && e.Kind == kIter && e.N >= 0 {
-		// A loop's array state of dims not known as a whole: after the first
-		// iteration it has the dims of what the body makes of it.
-		e.Loop.sum.solve(e.Loop)
-		if d := f.newEvaluator().arrayDims(e.Loop.next[e.N]); d != nil {
-			sh = node(kTuple, d...)
-		}
+	sh := f.leafShapes(e, j.instr.Common().Args[k].Type(), 0)
+	if sh == nil {
+		return nil
 	}
 	return j.r.churn(j.instr, sh, maxUpDepth)
+}
+
+// leafShapes is a value that is the same when the shapes of the arrays of
+// x, a value of type t, are: an array's shape, or the tuple of the shapes
+// of a pytree's array fields (nil when t holds no arrays).
+func (f *flow) leafShapes(x *Expr, t types.Type, depth int) *Expr {
+	if IsArray(t) {
+		sh := shapeTuple(x)
+		if base := projRoot(x); sh.Kind == kShape && base.Kind == kIter && base.N >= 0 {
+			// A loop's array state of dims not known as a whole: after the
+			// first iteration it has the dims of what the body makes of it.
+			base.Loop.sum.solve(base.Loop)
+			next := (&substituter{f: f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(base): base.Loop.next[base.N]}}).do(x)
+			if d := f.newEvaluator().arrayDims(next); d != nil {
+				sh = node(kTuple, d...)
+			}
+		}
+		return sh
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 3 {
+		return nil
+	}
+	var leaves []*Expr
+	for i := range st.NumFields() {
+		if IsStaticTag(st.Tag(i)) {
+			continue // part of the signature, which staticargs checks
+		}
+		if l := f.leafShapes(field(x, i), st.Field(i).Type(), depth+1); l != nil {
+			leaves = append(leaves, l)
+		}
+	}
+	if leaves == nil {
+		return nil
+	}
+	return node(kTuple, leaves...)
 }
 
 // shapeTuple is a value that is the same when the shape of x is.
@@ -214,8 +246,11 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 			// a new value at each element read: churn however long the loop
 		case bounded && repeats(k, calls, callsKnown), bounded && !exact && k <= MaxFew:
 			return nil // a few values (each iteration one of a few: buckets)
-		case !bounded && (f.capped(l, e) || e.Kind == kShape):
+		case !bounded && (f.capped(l, e) || unknownShape(e)):
 			return nil // not known to change (capped by a min or max; a shape whose dims are not known)
+		}
+		if bounded && exact && repeatsAround(ev, l, e, k, calls, callsKnown) {
+			return nil // the same few values again on each iteration of a loop around
 		}
 		// Too many values to repeat: when each iteration can take several of
 		// them (a loop inside that stops on a test not known here), how
@@ -238,6 +273,40 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		}
 	}
 	return nil
+}
+
+// unknownShape reports whether e is a shape whose dims are not known, or
+// a pytree's tuple of shapes with such a leaf.
+func unknownShape(e *Expr) bool {
+	switch e.Kind {
+	case kShape:
+		return true
+	case kTuple:
+		return slices.ContainsFunc(e.Args, func(a *Expr) bool { return a.Kind == kShape || a.Kind == kTuple && unknownShape(a) })
+	}
+	return false
+}
+
+// repeatsAround reports whether the k values e takes over l, calls calls,
+// repeat over the loops around l: the calls multiply by their trips, the
+// values only by what e takes over them (a day loop around a loop over
+// six customers in three regions: three compiles for thirty calls).
+func repeatsAround(ev *evaluator, l *Loop, e *Expr, k, calls int64, known bool) bool {
+	for p := l.parent; p != nil; p = p.parent {
+		t, ok := ev.trips(p, nil)
+		calls, known = calls*t, known && ok
+		if varies(p, e) {
+			n, bounded, _ := ev.count(p, e, nil)
+			if !bounded {
+				return false
+			}
+			k = n
+		}
+		if repeats(k, calls, known) {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxFew is the largest number of distinct values that is "a few
