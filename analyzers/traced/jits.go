@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -62,7 +63,7 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 				if capturesRun(fn, fv) {
 					continue // a closure over the run's own variables: a new function each run
 				}
-				if why := r.runsMany(fn, b); why != "" {
+				if why := r.runsMany(fn, b, fv); why != "" {
 					out = append(out, RepeatedJit{Call: expr, Func: fn.Name(), Why: why})
 				}
 			}
@@ -76,6 +77,14 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 // that outlives the run: stored into a map or slice element, appended, or
 // stored into a package variable.
 func (r *Result) kept(call *ssa.Call) bool {
+	return r.keptValue(call, maxUpDepth)
+}
+
+// keptValue reports whether v is kept in a cache that outlives the run
+// (see kept); a value the function returns is kept when every call of the
+// function keeps what it returns (a compile helper whose wrappers the
+// caller stores in a map), through up to depth callers.
+func (r *Result) keptValue(v ssa.Value, depth int) bool {
 	seen := map[ssa.Value]bool{}
 	var flows func(v ssa.Value) bool
 	flows = func(v ssa.Value) bool {
@@ -112,11 +121,43 @@ func (r *Result) kept(call *ssa.Call) bool {
 				if flows(u) {
 					return true
 				}
+			case *ssa.Return:
+				if depth > 0 && r.callersKeep(u, slices.Index(u.Results, v), depth-1) {
+					return true
+				}
 			}
 		}
 		return false
 	}
-	return flows(call)
+	return flows(v)
+}
+
+// callersKeep reports whether every call of ret's function keeps its i-th
+// result.
+func (r *Result) callersKeep(ret *ssa.Return, i int, depth int) bool {
+	sites := r.flow.callSites(ret.Parent())
+	if i < 0 || len(sites) == 0 {
+		return false
+	}
+	for _, cs := range sites {
+		call, ok := cs.instr.(*ssa.Call)
+		if !ok || cs.atoms != cs.caller {
+			return false
+		}
+		res := ssa.Value(call)
+		if len(ret.Results) > 1 {
+			res = nil
+			for _, ref := range *call.Referrers() {
+				if ex, ok := ref.(*ssa.Extract); ok && ex.Index == i {
+					res = ex
+				}
+			}
+		}
+		if res == nil || !r.keptValue(res, depth) {
+			return false
+		}
+	}
+	return true
 }
 
 // appendedTo reports whether a varargs allocation is appended to a slice.
@@ -244,25 +285,34 @@ func boundToLocal(v ssa.Value) bool {
 // runsMany says why fn's block b runs many times: fn is called in a loop,
 // or from several places that each surely reach b (a branch chosen by a
 // parameter runs once per caller that chooses it; a caller whose choice is
-// not known is not counted); "" when it does not.
-func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock) string {
+// not known is not counted, nor are callers that jit different functions:
+// each compiles its own once); "" when it does not.
+func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock, fv *Expr) string {
 	f := r.flow
-	places := 0
+	perFunc := map[string]int{} // the places that jit each function
+	most := 0
 	for _, cs := range f.callSites(fn) {
 		if _, closure := cs.instr.(*ssa.MakeClosure); closure || cs.jitted != nil || cs.atoms != cs.caller {
 			continue
 		}
+		env := &Env{Fn: fn, Params: cs.args, Frees: cs.frees}
+		at := f.subst(fv, env) // the function this call jits
 		caller := f.summary(cs.caller)
-		if caller.loopOf[cs.instr.Block()] != nil {
+		if l := caller.loopOf[cs.instr.Block()]; l != nil {
+			if r.differentCode(l, at, nil, caller) {
+				continue // a different function on each iteration
+			}
 			return fmt.Sprintf("%s is called in a loop at %s", fn.Name(), r.Where(cs.instr.Pos()))
 		}
-		c := &Context{Fn: fn, Env: &Env{Fn: fn, Params: cs.args, Frees: cs.frees}, flow: f}
+		c := &Context{Fn: fn, Env: env, flow: f}
 		if c.Live(b) && c.surely(b) {
-			places++
+			k := at.String()
+			perFunc[k]++
+			most = max(most, perFunc[k])
 		}
 	}
-	if places > 1 {
-		return fmt.Sprintf("%s is called from %d places", fn.Name(), places)
+	if most > 1 {
+		return fmt.Sprintf("%s is called from %d places", fn.Name(), most)
 	}
 	return ""
 }

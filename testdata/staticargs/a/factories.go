@@ -1,0 +1,57 @@
+package a
+
+import "github.com/jitlint/jitlint/jit"
+
+// jit.Jit in helpers: which function each call jits, and whether the
+// caller keeps the wrapper.
+
+func lossA(x jit.Array) jit.Array { return x.Mul(x).Sum() }
+func lossB(x jit.Array) jit.Array { return x.Abs().Sum() }
+
+// fitWith jits the gradient of the loss it is given.
+func fitWith(loss func(jit.Array) jit.Array, x jit.Array) jit.Array {
+	g := jit.Jit(jit.Grad[func(jit.Array) jit.Array](loss))
+	return g.Call(x)
+}
+
+// fitTwice jits the same loss's gradient from two places.
+func fitTwice(loss func(jit.Array) jit.Array, x jit.Array) jit.Array {
+	g := jit.Jit(jit.Grad[func(jit.Array) jit.Array](loss)) // want `jit.Jit runs on every call of fitTwice, and fitTwice is called from 2 places`
+	return g.Call(x)
+}
+
+func fits(x jit.Array) {
+	// Not reported: each place fits a different loss, compiled once.
+	fitWith(lossA, x)
+	fitWith(lossB, x)
+	fitTwice(lossA, x)
+	fitTwice(lossA, x)
+}
+
+// compileScaled makes a wrapper per factor; its callers keep them.
+func compileScaled(k float64) *jit.Func[func(jit.Array) jit.Array] {
+	return jit.Jit(func(x jit.Array) jit.Array { return x.Mul(k) })
+}
+
+// compileOffset makes a new wrapper on every call; the loop calling it
+// drops them.
+func compileOffset() *jit.Func[func(jit.Array) jit.Array] {
+	return jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) }) // want `jit.Jit runs on every call of compileOffset, and compileOffset is called in a loop`
+}
+
+func keptWrappers(x jit.Array) {
+	// Not reported: compiled once per factor, kept in a map and called
+	// on every round.
+	byFactor := map[float64]*jit.Func[func(jit.Array) jit.Array]{}
+	for _, k := range []float64{1, 2, 3} {
+		byFactor[k] = compileScaled(k)
+	}
+	for range 5 {
+		for _, k := range []float64{1, 2, 3} {
+			byFactor[k].Call(x)
+		}
+	}
+	for range 5 {
+		compileOffset().Call(x)
+	}
+}
