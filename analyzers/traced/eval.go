@@ -224,8 +224,11 @@ func conv(x *Expr, t types.Type) *Expr {
 func (f *flow) fieldAddr(x *Expr, i int) *Expr {
 	switch x.Kind {
 	case kPtr:
-		if x.Site == nil {
+		switch x.Site {
+		case nil:
 			return unknown
+		case "value":
+			return node(kPtr, field(x.Args[0], i)).withSite("value") // &p.f of a pointer to a known value
 		}
 		e := *x
 		e.Args = append(append([]*Expr(nil), x.Args...), intConst(int64(i)))

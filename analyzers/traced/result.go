@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -231,7 +232,8 @@ func (r *Result) related(c *Context) []analysis.RelatedInformation {
 	}
 	name := funcName(fn.Syntax())
 	if fn.Syntax() == nil {
-		name = fn.Name()
+		// A method expression's or method value's wrapper: the method's name.
+		name = strings.TrimSuffix(strings.TrimSuffix(fn.Name(), "$thunk"), "$bound")
 	}
 	pos := c.Root.Call.Pos()
 	if call := r.callAt(c.Root.Call); call != nil {
