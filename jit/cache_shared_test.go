@@ -85,7 +85,7 @@ func TestRejitMethods(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		s := scaler{float32(i + 1)}
-		f := jit.Jit(s.apply) //jitlint:ignore staticargs each receiver is a different function: the test checks that the three compile
+		f := jit.Jit(s.apply)
 		if got := f.Call(x).Float32s(); got[1] != s.k {
 			t.Fatalf("method value of %v: got %v, want %v", s, got[1], s.k)
 		}

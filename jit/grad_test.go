@@ -29,7 +29,7 @@ func checkGrad(t *testing.T, name string, f gradFn, x []float64) {
 	df := jit.Grad[gradFn](f)
 	for how, got := range map[string][]float64{
 		"eager":  df(jit.FromSlice(x)).Float64s(),
-		"jitted": jit.Jit(df).Call(jit.FromSlice(x)).Float64s(), //jitlint:ignore staticargs each gradient is checked once: one compile per check is what is tested
+		"jitted": jit.Jit(df).Call(jit.FromSlice(x)).Float64s(),
 	} {
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > 1e-6*math.Max(1, math.Abs(want[i])) {

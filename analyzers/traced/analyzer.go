@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"reflect"
 	"runtime/debug"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -28,7 +29,7 @@ func New() *analysis.Analyzer {
 			switch {
 			case r != nil:
 				r.flow.exportFacts(pass, r)
-			case LocalModule(pass.Module) && MayChoose(pass.Files):
+			case LocalModule(pass.Module) && MayChoose(pass.Files) && !inJitTree(pass.Pkg.Path()):
 				newFlow(pass.Fset, files, pass.Pkg, pass.TypesInfo, importFact).exportFacts(pass, nil)
 			}
 			return r, nil
@@ -78,4 +79,11 @@ func Guard(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, err
 		}()
 		return run(pass)
 	}
+}
+
+// inJitTree reports whether path is the jit package or one below it, in
+// a checkout of jitlint itself: the analyzers know jit's API as such, so
+// no summary of its functions is ever read.
+func inJitTree(path string) bool {
+	return path == JitPath || strings.HasPrefix(path, JitPath+"/")
 }
