@@ -200,27 +200,6 @@ func HostConversion(info *types.Info, call *ast.CallExpr) (recv ast.Expr, goType
 	return x, goType, true
 }
 
-// JitImportName returns the name under which file imports the jit package, or
-// "" when it does not import it by a usable name.
-func JitImportName(file *ast.File) string {
-	if file == nil {
-		return ""
-	}
-	for _, spec := range file.Imports {
-		if !IsJitPath(strings.Trim(spec.Path.Value, "\"`")) {
-			continue
-		}
-		if spec.Name == nil {
-			return "jit"
-		}
-		if spec.Name.Name == "_" || spec.Name.Name == "." {
-			return ""
-		}
-		return spec.Name.Name
-	}
-	return ""
-}
-
 // concreteConstructors are the jit functions that build a concrete array
 // even inside a trace (omnistaging stages every other operation): Scalar
 // and FromSlice always, Full, Zeros and Ones when given no shape (with one
