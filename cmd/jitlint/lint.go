@@ -50,6 +50,9 @@ func runCommand(all []*analysis.Analyzer, args []string) int {
 			fmt.Fprintln(os.Stderr, "jitlint: -fix and help do not combine with -format, -events or -baseline")
 			return exitFailed
 		}
+		if opts.fix && opts.diff && os.Getenv(diffChildEnv) == "" {
+			return fixDiff(args)
+		}
 		multichecker.Main(all...) // applies the fixes, or prints the usage or help
 	}
 	// The events and the baseline are read first, so that a bad file fails at once.
