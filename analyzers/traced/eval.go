@@ -221,6 +221,11 @@ func conv(x *Expr, t types.Type) *Expr {
 }
 
 // fieldAddr is the address of field i of what x points to.
+// maxPath bounds the fields and elements below a base that a place names:
+// deeper places (the nodes of a linked list or tree reached through
+// pointers) are not followed.
+const maxPath = 8
+
 func (f *flow) fieldAddr(x *Expr, i int) *Expr {
 	switch x.Kind {
 	case kPtr:
@@ -229,6 +234,9 @@ func (f *flow) fieldAddr(x *Expr, i int) *Expr {
 			return unknown
 		case "value":
 			return node(kPtr, field(x.Args[0], i)).withSite("value") // &p.f of a pointer to a known value
+		}
+		if len(x.Args) >= maxPath {
+			return unknown // a place deep in a linked structure (l.parent.parent…)
 		}
 		e := *x
 		e.Args = append(append([]*Expr(nil), x.Args...), intConst(int64(i)))
@@ -269,7 +277,7 @@ func (e *Expr) withSite(site any) *Expr {
 func elemAddr(x, i *Expr) *Expr {
 	switch x.Kind {
 	case kPtr:
-		if x.Site == nil || x.Site == "value" {
+		if x.Site == nil || x.Site == "value" || len(x.Args) >= maxPath {
 			return unknown
 		}
 		e := *x

@@ -148,7 +148,26 @@ func (e *Expr) sized() *Expr {
 			d = a.depth + 1
 		}
 	}
+	for _, a := range e.Dims {
+		if a != nil && a.depth >= d {
+			d = a.depth + 1
+		}
+	}
+	if e.Tr != nil && e.Tr.depth >= d {
+		d = e.Tr.depth + 1
+	}
+	if p, ok := e.Site.(*Expr); ok && p != nil && p.depth >= d {
+		d = p.depth + 1
+	}
 	if e.Env != nil {
+		for _, b := range e.Env.Frees {
+			if b != nil && b.depth >= d {
+				d = b.depth + 1
+			}
+		}
+		if b := e.Env.Mode; b != nil && b.depth >= d {
+			d = b.depth + 1
+		}
 		for _, b := range e.Env.Params {
 			if b != nil && b.depth >= d {
 				d = b.depth + 1

@@ -252,6 +252,28 @@ func capturesRun(fn *ssa.Function, fv *Expr) bool {
 	return false
 }
 
+// onceFromTable reports whether the call cs in the loop l calls fn
+// through a function value that changes over the loop and is fn in one
+// entry of the table it reads (for _, s := range steps { s.run() }): fn
+// runs once per run of the loop, not on every iteration.
+func onceFromTable(l *Loop, fn *ssa.Function, cs *callSite, caller *summary) bool {
+	call, ok := cs.instr.(ssa.CallInstruction)
+	if !ok || call.Common().StaticCallee() != nil || call.Common().IsInvoke() || l.parent != nil {
+		return false // a direct call, or a loop around the table's loop runs fn again
+	}
+	callee := caller.operand(call.Common().Value, call.Block())
+	if !varies(l, callee) {
+		return false
+	}
+	entries := map[*Expr]bool{} // the table's entries that are fn (a path merge lists them twice)
+	for _, a := range alternatives(callee) {
+		if a.Kind == kFunc && a.Fn == fn {
+			entries[a] = true
+		}
+	}
+	return len(entries) == 1
+}
+
 // boundToLocal reports whether v is a method value (x.M) whose receiver
 // x is a value of the function itself — made or computed in its body, not
 // a parameter, a package variable or an element of a table. Each receiver is a different
@@ -298,7 +320,7 @@ func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock, fv *Expr) string 
 		env := &Env{Fn: fn, Params: cs.args, Frees: cs.frees}
 		at := f.subst(fv, env) // the function this call jits
 		caller := f.summary(cs.caller)
-		if l := caller.loopOf[cs.instr.Block()]; l != nil {
+		if l := caller.loopOf[cs.instr.Block()]; l != nil && !onceFromTable(l, fn, cs, caller) {
 			if r.differentCode(l, at, nil, caller) {
 				continue // a different function on each iteration
 			}

@@ -602,43 +602,60 @@ func pointers(x *Expr) []*Expr {
 }
 
 // viaParams adds the stores that functions make through a parameter or
-// a free variable, carried up the calls that bind it until they reach the
-// function that makes the base (through up to maxUpDepth callers: main
-// makes e, rollout(e) calls e.Step(a), and Step writes e.pos).
+// free variable bound to a pointer into base: at the calls that pass it
+// and the closures that capture it, in the function that makes the base
+// or one call above it.
 func (m *memory) viaParams(base any, owner *ssa.Function, add func(placed)) {
 	for _, root := range m.roots {
+		stores := m.byRoot[root]
 		var fn *ssa.Function
+		var idx int
+		isFree := false
 		switch r := root.(type) {
 		case *ssa.Parameter:
-			fn = r.Parent()
+			fn, idx = r.Parent(), paramIndex(r.Parent(), r)
 		case *ssa.FreeVar:
-			fn = r.Parent()
+			fn, isFree = r.Parent(), true
+			for i, fv := range fn.FreeVars {
+				if fv == r {
+					idx = i
+				}
+			}
 		default:
 			continue
 		}
-		stores := m.byRoot[root]
-		m.carryUp(fn, nil, func(env *Env) {
+		for _, cs := range m.f.callSites(fn) {
+			var env *Env
+			if isFree {
+				if cs.frees == nil || idx >= len(cs.frees) {
+					continue
+				}
+				env = &Env{Fn: fn, Frees: cs.frees}
+			} else {
+				if idx >= len(cs.args) {
+					continue
+				}
+				env = &Env{Fn: fn, Params: cs.args}
+			}
+			if cs.caller != owner {
+				// A caller that passes on a parameter of its own
+				// (rollout(e) calling e.Step(a)): the calls of that caller
+				// in the function that makes the base.
+				if !isFree && idx < len(cs.args) && cs.args[idx].Kind == kParam && cs.args[idx].Fn == cs.caller && cs.atoms == cs.caller {
+					for _, up := range m.f.callSites(cs.caller) {
+						if up.caller == owner && up.atoms == owner && up.caller != fn {
+							env2 := m.f.compose(env, &Env{Fn: cs.caller, Params: up.args})
+							for _, st := range stores {
+								m.place(st, base, owner, env2, add)
+							}
+						}
+					}
+				}
+				continue
+			}
 			for _, st := range stores {
 				m.place(st, base, owner, env, add)
 			}
-		}, owner, maxUpDepth)
-	}
-}
-
-// carryUp calls at with the binding of the atoms of the function inner
-// binds (fn's own when inner is nil) in owner's atoms, for each chain of
-// calls from owner down to fn.
-func (m *memory) carryUp(fn *ssa.Function, inner *Env, at func(*Env), owner *ssa.Function, depth int) {
-	for _, cs := range m.f.callSites(fn) {
-		env := &Env{Fn: fn, Params: cs.args, Frees: cs.frees}
-		if inner != nil {
-			env = m.f.compose(inner, env)
-		}
-		switch {
-		case cs.atoms == owner:
-			at(env)
-		case depth > 0 && cs.atoms != nil && cs.atoms != fn:
-			m.carryUp(cs.atoms, env, at, owner, depth-1)
 		}
 	}
 }

@@ -50,7 +50,15 @@ type substituter struct {
 	freshSite any
 	// iters interprets the Iter atoms of a loop (see the queries).
 	iters map[atomKey]*Expr
+	// nesting is how deep do is in e.
+	nesting int
 }
+
+// maxNesting bounds how deep a substitution goes into one expression: far
+// beyond maxDepth, which bounds expressions as they are built, so that a
+// structure whose parts are not all counted there (one that refers to
+// itself through memory) still ends.
+const maxNesting = 20 * maxDepth
 
 func (s *substituter) do(e *Expr) *Expr {
 	if e == nil {
@@ -59,7 +67,12 @@ func (s *substituter) do(e *Expr) *Expr {
 	if out, ok := s.memo[e]; ok {
 		return out
 	}
+	if s.nesting > maxNesting {
+		return unknown
+	}
+	s.nesting++
 	out := s.rebuild(e)
+	s.nesting--
 	s.memo[e] = out
 	return out
 }

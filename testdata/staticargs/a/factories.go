@@ -55,3 +55,30 @@ func keptWrappers(x jit.Array) {
 		compileOffset().Call(x)
 	}
 }
+
+// A table of steps, each run once by a loop over the table.
+type step struct {
+	name string
+	run  func(x jit.Array)
+}
+
+func stepJit(x jit.Array) {
+	jit.Jit(func(x jit.Array) jit.Array { return x.Neg() }).Call(x)
+}
+
+func stepAgain(x jit.Array) {
+	jit.Jit(func(x jit.Array) jit.Array { return x.Abs() }).Call(x) // want `jit.Jit runs on every call of stepAgain, and stepAgain is called in a loop`
+}
+
+func runSteps(x jit.Array) {
+	// Not reported: stepJit is one entry of the table, run once.
+	for _, s := range []step{{"jit", stepJit}, {"print", func(jit.Array) {}}} {
+		s.run(x)
+	}
+	// Reported: the table is run three times.
+	for range 3 {
+		for _, s := range []step{{"again", stepAgain}, {"print", func(jit.Array) {}}} {
+			s.run(x)
+		}
+	}
+}

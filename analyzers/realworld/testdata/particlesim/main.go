@@ -36,7 +36,7 @@ var materials = []func(Particle) Particle{restitution(0.9), restitution(0.6), re
 // collide resolves contact for one particle.
 func collide(p Particle, w World) Particle {
 	p = jit.Cond(p.Pos.Lt(0), materials[0], identity, p) // a batchedcond finding (checked by the batchedcond fixtures, not by this oracle)
-	p = jit.Switch(p.Kind, materials, p) // a batchedcond finding (checked by the batchedcond fixtures, not by this oracle)
+	p = jit.Switch(p.Kind, materials, p)                 // a batchedcond finding (checked by the batchedcond fixtures, not by this oracle)
 	p = jit.Cond(w.Drag.Gt(0), func(q Particle) Particle {
 		return Particle{Pos: q.Pos, Vel: q.Vel.Mul(w.Drag.Neg().Add(1)), Kind: q.Kind}
 	}, identity, p)
