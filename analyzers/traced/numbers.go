@@ -4,7 +4,6 @@ import (
 	"go/constant"
 	"go/token"
 	"math"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -425,21 +424,7 @@ func (ev *evaluator) arrayDims(x *Expr) []*Expr {
 			return ev.carryDims(it, env)
 		}
 	case kChoice:
-		var out []*Expr
-		for i, a := range x.Args {
-			d := ev.arrayDims(a)
-			if d == nil || i > 0 && len(d) != len(out) {
-				return nil
-			}
-			if i == 0 {
-				out = slices.Clone(d)
-				continue
-			}
-			for k := range d {
-				out[k] = choice(out[k], d[k])
-			}
-		}
-		return out
+		return choiceDims(x.Args, ev.arrayDims)
 	}
 	return nil
 }

@@ -35,23 +35,30 @@ func dimsOf(x *Expr) []*Expr {
 		if x.Kind == kSelect {
 			alts = slices.DeleteFunc(slices.Clone(x.Args[1:]), func(a *Expr) bool { return a == zeroArray })
 		}
-		var out []*Expr
-		for i, a := range alts {
-			d := dimsOf(a)
-			if d == nil || i > 0 && len(d) != len(out) {
-				return nil
-			}
-			if i == 0 {
-				out = slices.Clone(d)
-				continue
-			}
-			for k := range d {
-				out[k] = choice(out[k], d[k])
-			}
-		}
-		return out
+		return choiceDims(alts, dimsOf)
 	}
 	return nil
+}
+
+// choiceDims is the dims of one of the arrays alts, dim by dim (the
+// choice of their sizes), by dims; nil when one's dims are not known or
+// their ranks differ.
+func choiceDims(alts []*Expr, dims func(*Expr) []*Expr) []*Expr {
+	var out []*Expr
+	for i, a := range alts {
+		d := dims(a)
+		if d == nil || i > 0 && len(d) != len(out) {
+			return nil
+		}
+		if i == 0 {
+			out = slices.Clone(d)
+			continue
+		}
+		for k := range d {
+			out[k] = choice(out[k], d[k])
+		}
+	}
+	return out
 }
 
 // shapeOf is x.Shape(): a sequence of its dims.
