@@ -36,40 +36,24 @@ func (r *Result) Batched() []Batched {
 	defer r.mu.Unlock()
 	var out []Batched
 	seen := map[token.Pos]bool{}
-	for _, c := range r.contexts {
-		vm := c.under("Vmap")
-		if vm == nil {
-			continue
+	predicate := map[string]int{"Cond": 0, "Switch": 0, "WhileLoop": 2} // the argument that decides
+	r.jitCallsUnder([]string{"Vmap"}, func(c *Context, vm *Expr, name string, call ssa.CallInstruction, b *ssa.BasicBlock) {
+		arg, ok := predicate[name]
+		if !ok || arg >= len(call.Common().Args) {
+			return
 		}
-		for _, b := range c.Fn.Blocks {
-			if !c.Live(b) {
-				continue
-			}
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok || call.Common().StaticCallee() == nil {
-					continue
-				}
-				name := jitName(call.Common().StaticCallee())
-				k := map[string]int{"Cond": 0, "Switch": 0, "WhileLoop": 2}
-				arg, ok := k[name]
-				if !ok || arg >= len(call.Common().Args) {
-					continue
-				}
-				on := mappedInputs(c.value(call.Common().Args[arg], b))
-				expr := r.callAt(call)
-				if len(on) == 0 || expr == nil || seen[expr.Pos()] {
-					continue
-				}
-				seen[expr.Pos()] = true
-				bt := Batched{Call: expr, Name: name, On: on, Mapped: transformedName(vm)}
-				if site, ok := vm.Site.(ssa.CallInstruction); ok {
-					bt.Vmap = r.callAt(site)
-				}
-				out = append(out, bt)
-			}
+		on := mappedInputs(c.value(call.Common().Args[arg], b))
+		expr := r.callAt(call)
+		if len(on) == 0 || expr == nil || seen[expr.Pos()] {
+			return
 		}
-	}
+		seen[expr.Pos()] = true
+		bt := Batched{Call: expr, Name: name, On: on, Mapped: transformedName(vm)}
+		if site, ok := vm.Site.(ssa.CallInstruction); ok {
+			bt.Vmap = r.callAt(site)
+		}
+		out = append(out, bt)
+	})
 	sortByPos(out, func(b Batched) token.Pos { return b.Call.Pos() })
 	return out
 }
@@ -108,4 +92,26 @@ func transformedName(t *Expr) string {
 		}
 	}
 	return "the function"
+}
+
+// jitCallsUnder calls each with every call of a jit function (by name)
+// in the live code of the contexts under one of the transformations
+// names, and the innermost such transformation t.
+func (r *Result) jitCallsUnder(names []string, each func(c *Context, t *Expr, name string, call ssa.CallInstruction, b *ssa.BasicBlock)) {
+	for _, c := range r.contexts {
+		t := c.under(names...)
+		if t == nil {
+			continue
+		}
+		for _, b := range c.Fn.Blocks {
+			if !c.Live(b) {
+				continue
+			}
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok && call.Common().StaticCallee() != nil {
+					each(c, t, jitName(call.Common().StaticCallee()), call, b)
+				}
+			}
+		}
+	}
 }

@@ -58,46 +58,34 @@ func (r *Result) NaNWheres() []NaNWhere {
 	defer r.mu.Unlock()
 	var out []NaNWhere
 	seen := map[token.Pos]bool{}
-	for _, c := range r.contexts {
-		g := c.under("Grad", "ValueAndGrad")
-		if g == nil {
-			continue
+	r.jitCallsUnder([]string{"Grad", "ValueAndGrad"}, func(c *Context, g *Expr, name string, call ssa.CallInstruction, b *ssa.BasicBlock) {
+		if name != "Where" || len(call.Common().Args) != 3 {
+			return
 		}
-		for _, b := range c.Fn.Blocks {
-			if !c.Live(b) {
+		expr := r.callAt(call)
+		if expr == nil || seen[expr.Pos()] {
+			return
+		}
+		com := call.Common()
+		subjects := testedBy(unwrapIface(c.value(com.Args[0], b)))
+		for k := 1; k <= 2; k++ {
+			op, why := singularUse(unwrapIface(c.value(com.Args[k], b)), subjects)
+			if op == nil {
 				continue
 			}
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok || call.Common().StaticCallee() == nil || jitName(call.Common().StaticCallee()) != "Where" || len(call.Common().Args) != 3 {
-					continue
-				}
-				expr := r.callAt(call)
-				if expr == nil || seen[expr.Pos()] {
-					continue
-				}
-				com := call.Common()
-				subjects := testedBy(unwrapIface(c.value(com.Args[0], b)))
-				for k := 1; k <= 2; k++ {
-					op, why := singularUse(unwrapIface(c.value(com.Args[k], b)), subjects)
-					if op == nil {
-						continue
-					}
-					seen[expr.Pos()] = true
-					nw := NaNWhere{Call: expr, Branch: k, Why: why, API: g.Name, Func: transformedName(g), Through: !transforms(g, c.Fn)}
-					if site, ok := g.Site.(ssa.CallInstruction); ok {
-						nw.Grad = r.callAt(site)
-					}
-					if site, ok := op.Site.(ssa.CallInstruction); ok {
-						nw.Op = r.callAt(site)
-						nw.Operand = operandOf(nw.Op, op.Name)
-					}
-					out = append(out, nw)
-					break
-				}
+			seen[expr.Pos()] = true
+			nw := NaNWhere{Call: expr, Branch: k, Why: why, API: g.Name, Func: transformedName(g), Through: !transforms(g, c.Fn)}
+			if site, ok := g.Site.(ssa.CallInstruction); ok {
+				nw.Grad = r.callAt(site)
 			}
+			if site, ok := op.Site.(ssa.CallInstruction); ok {
+				nw.Op = r.callAt(site)
+				nw.Operand = operandOf(nw.Op, op.Name)
+			}
+			out = append(out, nw)
+			break
 		}
-	}
+	})
 	sortByPos(out, func(n NaNWhere) token.Pos { return n.Call.Pos() })
 	return out
 }
