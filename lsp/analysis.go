@@ -37,8 +37,8 @@ import (
 // universe is rebuilt when the package's imports change or a file is
 // saved elsewhere.
 
-// universe is the loaded dependency types of one package directory.
-type universe struct {
+// Universe is the loaded dependency types of one package directory.
+type Universe struct {
 	dir     string
 	pkgPath string
 	name    string
@@ -58,7 +58,7 @@ type universe struct {
 // plus extra import paths (imports that only unsaved buffers have: go
 // list reads the disk), with the go command's environment env (nil: the
 // server's).
-func loadUniverse(ctx context.Context, dir string, extra, env []string) (*universe, error) {
+func loadUniverse(ctx context.Context, dir string, extra, env []string) (*Universe, error) {
 	if err := checkDir(dir); err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func loadUniverse(ctx context.Context, dir string, extra, env []string) (*univer
 			imports[path] = q
 		}
 	}
-	u := &universe{dir: dir, pkgPath: p.PkgPath, name: p.Name, module: p.Module, sizes: p.TypesSizes,
+	u := &Universe{dir: dir, pkgPath: p.PkgPath, name: p.Name, module: p.Module, sizes: p.TypesSizes,
 		goFiles: p.CompiledGoFiles, xtest: xtestFiles, imports: imports, extra: extra}
 	if u.sizes == nil {
 		u.sizes = types.SizesFor("gc", "amd64")
@@ -160,14 +160,14 @@ func checkDir(dir string) error {
 	return nil
 }
 
-// parsedPackage is one type-checked state of a package (with its
+// Parsed is one type-checked state of a package (with its
 // in-package tests) and of its external test package, plus the file
 // contents they were computed from.
-type parsedPackage struct {
-	pkg      *packages.Package
-	xtest    *packages.Package // package <name>_test, or nil
-	contents map[string][]byte // absolute path → content analysed
-	versions map[string]int32  // absolute path → document version (open files only)
+type Parsed struct {
+	Pkg      *packages.Package
+	XTest    *packages.Package // package <name>_test, or nil
+	Contents map[string][]byte // absolute path → content analysed
+	Versions map[string]int32  // absolute path → document version (open files only)
 	newDeps  bool              // an import is missing from the universe: reload it
 	imports  []string          // all import paths of the parsed files
 }
@@ -176,7 +176,7 @@ type parsedPackage struct {
 // buffers) replacing disk content. If a file imports a package the
 // universe lacks, it stops early with newDeps set when stopOnNewDeps, and
 // otherwise type-checks anyway (the import becomes a type error).
-func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*parsedPackage, error) {
+func parsePackage(u *Universe, docs map[string]*document, stopOnNewDeps bool) (*Parsed, error) {
 	files := slices.Concat(u.goFiles, u.xtest)
 	for path := range docs {
 		if !slices.Contains(files, path) && strings.HasSuffix(path, ".go") {
@@ -184,7 +184,7 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 		}
 	}
 	slices.Sort(files)
-	pp := &parsedPackage{contents: map[string][]byte{}, versions: map[string]int32{}}
+	pp := &Parsed{Contents: map[string][]byte{}, Versions: map[string]int32{}}
 	fset := token.NewFileSet()
 	var syntax, xsyntax []*ast.File
 	var illFormed bool
@@ -192,7 +192,7 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 		var src []byte
 		if d := docs[path]; d != nil {
 			src = d.text
-			pp.versions[path] = d.version
+			pp.Versions[path] = d.version
 		} else {
 			b, err := os.ReadFile(path)
 			if err != nil {
@@ -213,7 +213,7 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 		default:
 			continue // a new buffer that belongs to another package
 		}
-		pp.contents[path] = src
+		pp.Contents[path] = src
 		for _, imp := range f.Imports {
 			ip := strings.Trim(imp.Path.Value, "\"`")
 			if ip == "C" {
@@ -236,12 +236,12 @@ func parsePackage(u *universe, docs map[string]*document, stopOnNewDeps bool) (*
 		}
 		return nil, fmt.Errorf("jitls: no type information for %q (is it a dependency of the module?)", path)
 	}
-	pp.pkg = checkPackage(u.module, u.sizes, fset, u.pkgPath, u.name, syntax, deps, illFormed)
+	pp.Pkg = checkPackage(u.module, u.sizes, fset, u.pkgPath, u.name, syntax, deps, illFormed)
 	if len(xsyntax) > 0 {
 		// The external tests import the package under test as just checked.
-		pp.xtest = checkPackage(u.module, u.sizes, fset, u.pkgPath+"_test", u.name+"_test", xsyntax, func(path string) (*types.Package, error) {
+		pp.XTest = checkPackage(u.module, u.sizes, fset, u.pkgPath+"_test", u.name+"_test", xsyntax, func(path string) (*types.Package, error) {
 			if path == u.pkgPath {
-				return pp.pkg.Types, nil
+				return pp.Pkg.Types, nil
 			}
 			return deps(path)
 		}, illFormed)
@@ -282,7 +282,7 @@ func checkPackage(module *packages.Module, sizes types.Sizes, fset *token.FileSe
 
 // analysisRun is the outcome of the analyzers on one package.
 type analysisRun struct {
-	diags    []analyzerDiagnostic
+	diags    []Finding
 	traced   *traced.Result    // the traced analyzer's result (nil: the package does not import jit)
 	exported []factpass.Record // the facts the package exported, for its importers
 }
@@ -322,7 +322,7 @@ func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package, deps fa
 				continue
 			}
 			for _, d := range r.Diagnostics {
-				run.diags = append(run.diags, analyzerDiagnostic{analyzer: r.Analyzer, Diagnostic: d})
+				run.diags = append(run.diags, Finding{Analyzer: r.Analyzer, Diagnostic: d})
 			}
 		}
 		run.exported = unit.Exported
@@ -347,8 +347,8 @@ func analysisModule(m *packages.Module) *analysis.Module {
 // tracedResultType is the result type of the traced analyzer.
 var tracedResultType = reflect.TypeOf((*traced.Result)(nil))
 
-// analyzerDiagnostic is a diagnostic with the analyzer that reported it.
-type analyzerDiagnostic struct {
+// Finding is a diagnostic with the analyzer that reported it.
+type Finding struct {
 	analysis.Diagnostic
-	analyzer *analysis.Analyzer
+	Analyzer *analysis.Analyzer
 }

@@ -24,7 +24,7 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 		return actions, nil
 	}
 	res, err := s.diags.waitResult(ctx, filepath.Dir(path))
-	if err != nil || res.pp == nil {
+	if err != nil || res.Parsed == nil {
 		return actions, nil
 	}
 	doc := s.openDoc(p.TextDocument.URI)

@@ -21,15 +21,15 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		return lenses, nil
 	}
 	m := res.mappers[path]
-	for _, tf := range res.traced {
-		if tf.file != path || m == nil {
+	for _, tf := range res.Traced {
+		if tf.File != path || m == nil {
 			continue
 		}
-		start := m.position(tf.declSpan.start)
+		start := m.position(tf.DeclSpan.Start)
 		rng := protocol.Range{Start: start, End: start}
-		arg := map[string]any{"uri": string(p.TextDocument.URI), "function": tf.name}
+		arg := map[string]any{"uri": string(p.TextDocument.URI), "function": tf.Name}
 		cost := "compile cost"
-		if r := s.previews.LastMeasured(res.dir, tf.name); r != nil {
+		if r := s.previews.LastMeasured(res.Dir, tf.Name); r != nil {
 			cost = costTitle(r)
 		}
 		lenses = append(lenses,
@@ -41,8 +41,8 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 
 // jaxprLensTitle is "jaxpr", or says that the function's preview (run for
 // the hover or the inlay hints) failed: clicking the lens shows why.
-func (s *Server) jaxprLensTitle(res *pkgResult, tf *tracedFunc) string {
-	if s.mayRun(tf.file) != nil || tf.sigErr != "" {
+func (s *Server) jaxprLensTitle(res *Snapshot, tf *Func) string {
+	if s.mayRun(tf.File) != nil || tf.SigErr != "" {
 		return "jaxpr"
 	}
 	if r, _ := s.cachedJaxpr(res, tf); r != nil && r.Failed() {

@@ -59,17 +59,17 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		return nil, jsonrpc2.NewError(errRequestFailed, err.Error())
 	}
 	if mode == result.Jaxpr {
-		return map[string]any{"function": tf.name, "signature": tf.signature(), "jaxpr": r.Jaxpr, "eqns": r.Eqns,
+		return map[string]any{"function": tf.Name, "signature": tf.Signature(), "jaxpr": r.Jaxpr, "eqns": r.Eqns,
 			"jaxprSources": r.JaxprSources, "links": jaxprLinks(r)}, nil
 	}
 	s.refreshCodeLenses()
-	return map[string]any{"function": tf.name, "signature": tf.signature(), "backend": r.Backend, "device": r.Device,
+	return map[string]any{"function": tf.Name, "signature": tf.Signature(), "backend": r.Backend, "device": r.Device,
 		"traceMs": r.TraceMs, "lowerMs": r.LowerMs, "compileMs": r.CompileMs, "firstCallMs": r.FirstCallMs, "cachedCallMs": r.CachedCallMs, "gpuEstimate": r.GPUEstimate}, nil
 }
 
 // commandTarget checks trust and finds the traced function a preview
 // command names, as a JSON-RPC error when it cannot.
-func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, function string) (*pkgResult, *tracedFunc, error) {
+func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, function string) (*Snapshot, *Func, error) {
 	path, err := filePath(u)
 	if err != nil {
 		return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())

@@ -44,28 +44,28 @@ type dirState struct {
 	timer     *time.Timer
 	gen       uint64     // generation of the latest scheduled analysis
 	running   sync.Mutex // held while an analysis of this directory runs
-	uni       *universe
-	result    *pkgResult
+	uni       *Universe
+	result    *Snapshot
 	done      chan struct{} // closed (and replaced) whenever result changes
 	published map[protocol.DocumentURI]bool
 	refresh   bool // a background analysis is pending: ask a pull client to pull again
 }
 
-// pkgResult is the outcome of one analysis of a package directory.
-type pkgResult struct {
-	gen      uint64
-	dir      string
-	pp       *parsedPackage
-	uni      *universe
+// Snapshot is the outcome of one analysis of a package directory.
+type Snapshot struct {
+	Gen      uint64
+	Dir      string
+	Parsed       *Parsed
+	Universe      *Universe
 	diags    map[protocol.DocumentURI][]storedDiag
-	traced   []*tracedFunc
-	tr       *traced.Result // the traced analyzer's result (nil without jit)
+	Traced   []*Func
+	Result       *traced.Result // the traced analyzer's result (nil without jit)
 	mappers  map[string]*mapper
-	err      error
-	duration time.Duration
+	Err      error
+	Duration time.Duration
 
-	transforms  []*tracedFunc // the transformation calls of traced functions, as copies of them (scanTransforms)
-	previewable []*tracedFunc // traced, then transforms: what the package's preview harness traces
+	Transforms  []*Func // the transformation calls of traced functions, as copies of them (scanTransforms)
+	Previewable []*Func // traced, then transforms: what the package's preview harness traces
 }
 
 // storedDiag is a published diagnostic and its quick fixes.
@@ -201,11 +201,11 @@ func (d *diagnoser) run(dir string, gen uint64) {
 	if res == nil { // superseded
 		return
 	}
-	res.duration = time.Since(start)
-	if res.err != nil {
-		d.s.logf("jitls: %v", res.err)
+	res.Duration = time.Since(start)
+	if res.Err != nil {
+		d.s.logf("jitls: %v", res.Err)
 	}
-	d.s.logf("jitls: analysed %s in %.1f ms", dir, float64(res.duration.Microseconds())/1000)
+	d.s.logf("jitls: analysed %s in %.1f ms", dir, float64(res.Duration.Microseconds())/1000)
 	d.mu.Lock()
 	ds.result = res
 	close(ds.done)
@@ -250,8 +250,8 @@ func (d *diagnoser) publish(u protocol.DocumentURI, list []storedDiag, version i
 // analyze loads (or reuses) dir's dependency universe, type-checks the
 // package with the open buffers and runs the analyzers. It returns nil if
 // a newer generation superseded this one.
-func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
-	res := &pkgResult{gen: gen, dir: dir, diags: map[protocol.DocumentURI][]storedDiag{}, mappers: map[string]*mapper{}}
+func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *Snapshot {
+	res := &Snapshot{Gen: gen, Dir: dir, diags: map[protocol.DocumentURI][]storedDiag{}, mappers: map[string]*mapper{}}
 	d.mu.Lock()
 	u := ds.uni
 	d.mu.Unlock()
@@ -263,7 +263,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			u, err = d.loadReporting(dir, extra, docs, ds)
 			if err != nil {
 				// Without types, the syntax-level findings are all there is.
-				res.err, res.diags = err, syntaxDiags(docs)
+				res.Err, res.diags = err, syntaxDiags(docs)
 				return res
 			}
 			d.mu.Lock()
@@ -275,7 +275,7 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 		}
 		pp, err := parsePackage(u, docs, attempt == 0)
 		if err != nil {
-			res.err = err
+			res.Err = err
 			return res
 		}
 		if pp.newDeps && attempt == 0 {
@@ -289,13 +289,13 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			u = nil
 			continue
 		}
-		res.pp, res.uni = pp, u
+		res.Parsed, res.Universe = pp, u
 		break
 	}
 	if !d.current(dir, gen) {
 		return nil
 	}
-	for path, content := range res.pp.contents {
+	for path, content := range res.Parsed.Contents {
 		if d := docs[path]; d != nil { // content is d.text
 			res.mappers[path] = d.mapper()
 		} else {
@@ -305,26 +305,26 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 	d.s.mu.Lock()
 	analyzers := d.s.analyzers
 	d.s.mu.Unlock()
-	if pkg := res.pp.pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
+	if pkg := res.Parsed.Pkg; pkg.IllTyped && len(pkg.TypeErrors) > 0 {
 		d.s.logf("jitls: %s has type errors, so analyzers that need well-typed code are skipped until they are fixed (first: %v)", dir, pkg.TypeErrors[0])
 	}
-	deps, err := d.facts.depFacts(res.uni, analyzers)
+	deps, err := d.facts.depFacts(res.Universe, analyzers)
 	if err != nil {
 		d.s.logf("jitls: %v; cross-package findings are missing until it is fixed", err)
 		deps = factpass.Facts{}
 	}
-	run, err := runAnalyzers(analyzers, res.pp.pkg, deps)
+	run, err := runAnalyzers(analyzers, res.Parsed.Pkg, deps)
 	if err != nil {
-		res.err = err
+		res.Err = err
 	}
 	found := run.diags
-	if x := res.pp.xtest; x != nil && d.current(dir, gen) {
+	if x := res.Parsed.XTest; x != nil && d.current(dir, gen) {
 		// The external tests see the facts of the package under test too.
 		xdeps := maps.Clone(deps)
 		xdeps.Add(run.exported)
 		xrun, err := runAnalyzers(analyzers, x, xdeps)
 		if err != nil {
-			res.err = errors.Join(res.err, err)
+			res.Err = errors.Join(res.Err, err)
 		}
 		found = append(found, xrun.diags...)
 	}
@@ -336,8 +336,8 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], sd)
 		}
 	}
-	traced, problems := scanTraced(res.pp.pkg, run.traced)
-	res.traced, res.tr = traced, run.traced
+	traced, problems := scanTraced(res.Parsed.Pkg, run.traced)
+	res.Traced, res.Result = traced, run.traced
 	if run.traced == nil {
 		// The analysis was skipped (type errors): the syntax-level findings
 		// are all there is of the directives, as when nothing loads.
@@ -345,12 +345,12 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 			res.diags[u] = append(res.diags[u], list...)
 		}
 	}
-	res.transforms = scanTransforms(res.pp.pkg, run.traced, traced)
-	res.previewable = append(slices.Clip(traced), res.transforms...)
+	res.Transforms = scanTransforms(res.Parsed.Pkg, run.traced, traced)
+	res.Previewable = append(slices.Clip(traced), res.Transforms...)
 	for _, p := range problems {
-		if m := res.mappers[p.at.file]; m != nil {
-			u := fileURI(p.at.file)
-			res.diags[u] = append(res.diags[u], p.diagnostic(m, res.version(p.at.file)))
+		if m := res.mappers[p.At.File]; m != nil {
+			u := fileURI(p.At.File)
+			res.diags[u] = append(res.diags[u], p.diagnostic(m, res.version(p.At.File)))
 		}
 	}
 	d.s.runtime.addDiagnostics(res)
@@ -358,37 +358,37 @@ func (d *diagnoser) analyze(dir string, gen uint64, ds *dirState) *pkgResult {
 }
 
 // diagnostic is the stored diagnostic of a //jit:args problem.
-func (p directiveProblem) diagnostic(m *mapper, version int32) storedDiag {
+func (p Problem) diagnostic(m *mapper, version int32) storedDiag {
 	return storedDiag{
 		version: version,
 		diag: protocol.Diagnostic{
-			Range: m.rangeOf(p.at.start, p.at.end), Severity: protocol.DiagnosticSeverityError,
+			Range: m.rangeOf(p.At.Start, p.At.End), Severity: protocol.DiagnosticSeverityError,
 			Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
-			Source: "jitls", Message: p.msg,
+			Source: "jitls", Message: p.Msg,
 		},
 	}
 }
 
 // version returns the document version the analysis saw for path (-1 if
 // it was read from disk).
-func (r *pkgResult) version(path string) int32 {
-	if v, ok := r.pp.versions[path]; ok {
+func (r *Snapshot) version(path string) int32 {
+	if v, ok := r.Parsed.Versions[path]; ok {
 		return v
 	}
 	return -1
 }
 
 // versionOf is version for a URI.
-func (r *pkgResult) versionOf(u protocol.DocumentURI) int32 {
+func (r *Snapshot) versionOf(u protocol.DocumentURI) int32 {
 	path, err := filePath(u)
-	if err != nil || r.pp == nil {
+	if err != nil || r.Parsed == nil {
 		return -1
 	}
 	return r.version(path)
 }
 
 // mapperFor returns a mapper for path: the analysed content, or the disk.
-func (r *pkgResult) mapperFor(path string) *mapper {
+func (r *Snapshot) mapperFor(path string) *mapper {
 	if m := r.mappers[path]; m != nil {
 		return m
 	}
@@ -402,8 +402,8 @@ func (r *pkgResult) mapperFor(path string) *mapper {
 }
 
 // convert turns an analyzer diagnostic into a stored LSP diagnostic.
-func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.DocumentURI, bool) {
-	fset := r.pp.pkg.Fset
+func (r *Snapshot) convert(ad Finding) (storedDiag, protocol.DocumentURI, bool) {
+	fset := r.Parsed.Pkg.Fset
 	loc := func(pos, end token.Pos) (protocol.DocumentURI, protocol.Range, bool) {
 		p := fset.Position(pos)
 		if !p.IsValid() {
@@ -425,13 +425,13 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 	}
 	href := ad.URL
 	if href == "" {
-		href = ad.analyzer.URL
+		href = ad.Analyzer.URL
 	}
 	if href == "" {
-		href = docsBase + ad.analyzer.Name
+		href = docsBase + ad.Analyzer.Name
 	}
 	diag := protocol.Diagnostic{
-		Range: rng, Severity: protocol.DiagnosticSeverityWarning, Code: ad.analyzer.Name,
+		Range: rng, Severity: protocol.DiagnosticSeverityWarning, Code: ad.Analyzer.Name,
 		CodeDescription: &protocol.CodeDescription{Href: uri.URI(href)}, Source: "jitls", Message: ad.Message,
 	}
 	for _, rel := range ad.Related {
@@ -460,15 +460,15 @@ func (r *pkgResult) convert(ad analyzerDiagnostic) (storedDiag, protocol.Documen
 			sd.fixes = append(sd.fixes, qf)
 		}
 	}
-	if p := fset.Position(ad.Pos); ad.analyzer.Name != suppress.Name {
-		sd.fixes = append(sd.fixes, ignoreFix(ad.analyzer.Name, u, r.mapperFor(p.Filename), p.Offset))
+	if p := fset.Position(ad.Pos); ad.Analyzer.Name != suppress.Name {
+		sd.fixes = append(sd.fixes, ignoreFix(ad.Analyzer.Name, u, r.mapperFor(p.Filename), p.Offset))
 	}
 	return sd, u, true
 }
 
 // waitResult returns dir's analysis result once no newer analysis is
 // pending, scheduling one if the directory was never analysed.
-func (d *diagnoser) waitResult(ctx context.Context, dir string) (*pkgResult, error) {
+func (d *diagnoser) waitResult(ctx context.Context, dir string) (*Snapshot, error) {
 	d.mu.Lock()
 	if _, ok := d.dirs[dir]; !ok {
 		d.mu.Unlock()
@@ -477,7 +477,7 @@ func (d *diagnoser) waitResult(ctx context.Context, dir string) (*pkgResult, err
 	}
 	for {
 		ds := d.dirs[dir]
-		if ds.result != nil && ds.result.gen == ds.gen {
+		if ds.result != nil && ds.result.Gen == ds.gen {
 			r := ds.result
 			d.mu.Unlock()
 			return r, nil

@@ -42,7 +42,7 @@ func newFactCache() *factCache { return &factCache{byKey: map[string][]factpass.
 // depFacts returns the facts of u's dependencies for analyzers, computing
 // those not cached; the answer is kept in u for the same analyzers. Only
 // one analysis of u's directory runs at a time, so u needs no lock.
-func (c *factCache) depFacts(u *universe, analyzers []*analysis.Analyzer) (factpass.Facts, error) {
+func (c *factCache) depFacts(u *Universe, analyzers []*analysis.Analyzer) (factpass.Facts, error) {
 	if u.facts != nil && slices.Equal(u.factsFor, analyzers) {
 		return u.facts, nil
 	}
@@ -73,7 +73,7 @@ func (c *factCache) depFacts(u *universe, analyzers []*analysis.Analyzer) (factp
 // factWalk computes the facts of one universe's dependencies.
 type factWalk struct {
 	c         *factCache
-	u         *universe
+	u         *Universe
 	analyzers []*analysis.Analyzer
 	suite     string
 	keys      map[*packages.Package]string            // "" for packages without facts below them

@@ -12,15 +12,15 @@ import (
 // package as analysed (source) and the functions to trace (target). This
 // file makes those inputs from an analysis result.
 
-// target is tf as the harness generator's input; false if tf cannot be
+// Target is tf as the harness generator's input; false if tf cannot be
 // previewed.
-func (tf *tracedFunc) target() (previewer.Target, bool) {
-	if tf.sigErr != "" || tf.sig == nil {
+func (tf *Func) Target() (previewer.Target, bool) {
+	if tf.SigErr != "" || tf.Sig == nil {
 		return previewer.Target{}, false
 	}
-	t := previewer.Target{Key: tf.key(), Func: tf.name, Sig: tf.sig, Args: tf.args, Static: tf.static}
-	if tf.xform != nil {
-		t.Transforms = tf.xform.layers
+	t := previewer.Target{Key: tf.Key(), Func: tf.Name, Sig: tf.Sig, Args: tf.Args, Static: tf.Static}
+	if tf.Xform != nil {
+		t.Transforms = tf.Xform.Layers
 	}
 	return t, true
 }
@@ -29,12 +29,12 @@ func (tf *tracedFunc) target() (previewer.Target, bool) {
 // (the open buffers' text), its test files (open or on disk), and the
 // files its build depends on besides (module-local dependencies, go.mod,
 // go.sum). docs are the open documents of the package's directory.
-func source(res *pkgResult, docs map[string]*document) *previewer.Source {
+func source(res *Snapshot, docs map[string]*document) *previewer.Source {
 	files := map[string][]byte{}
-	for path, c := range res.pp.contents {
+	for path, c := range res.Parsed.Contents {
 		files[path] = c
 	}
-	tests, _ := filepath.Glob(filepath.Join(res.dir, "*_test.go"))
+	tests, _ := filepath.Glob(filepath.Join(res.Dir, "*_test.go"))
 	for _, t := range tests {
 		if d := docs[t]; d != nil {
 			files[t] = d.text
@@ -42,11 +42,11 @@ func source(res *pkgResult, docs map[string]*document) *previewer.Source {
 			files[t] = b
 		}
 	}
-	deps := res.uni.local
-	if m := res.uni.module; m != nil && m.GoMod != "" {
+	deps := res.Universe.local
+	if m := res.Universe.module; m != nil && m.GoMod != "" {
 		deps = append(deps[:len(deps):len(deps)], m.GoMod, filepath.Join(filepath.Dir(m.GoMod), "go.sum"))
 	}
-	return &previewer.Source{Dir: res.dir, Name: res.uni.name, Types: res.pp.pkg.Types, Files: files, Deps: deps}
+	return &previewer.Source{Dir: res.Dir, Name: res.Universe.name, Types: res.Parsed.Pkg.Types, Files: files, Deps: deps}
 }
 
 // harnesses keeps the build of the harness of a package's previewable
@@ -54,15 +54,15 @@ func source(res *pkgResult, docs map[string]*document) *previewer.Source {
 // ask for it on every request.
 type harnesses struct {
 	mu   sync.Mutex
-	res  *pkgResult
+	res  *Snapshot
 	last *previewer.Package
 }
 
 // prepare returns the build of the harness of funcs, functions of res
 // (res.previewable, or a variant of one); docs returns the package's open
 // documents.
-func (h *harnesses) prepare(res *pkgResult, funcs []*tracedFunc, docs func() map[string]*document) (*previewer.Package, error) {
-	own := len(funcs) == len(res.previewable) && (len(funcs) == 0 || &funcs[0] == &res.previewable[0])
+func (h *harnesses) prepare(res *Snapshot, funcs []*Func, docs func() map[string]*document) (*previewer.Package, error) {
+	own := len(funcs) == len(res.Previewable) && (len(funcs) == 0 || &funcs[0] == &res.Previewable[0])
 	h.mu.Lock()
 	if own && h.res == res {
 		defer h.mu.Unlock()
@@ -71,7 +71,7 @@ func (h *harnesses) prepare(res *pkgResult, funcs []*tracedFunc, docs func() map
 	h.mu.Unlock()
 	var targets []previewer.Target
 	for _, tf := range funcs {
-		if t, ok := tf.target(); ok {
+		if t, ok := tf.Target(); ok {
 			targets = append(targets, t)
 		}
 	}

@@ -41,7 +41,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 		return nil, nil
 	}
-	rng := m.rangeOf(sp.start, sp.end)
+	rng := m.rangeOf(sp.Start, sp.End)
 	text := s.hoverText(ctx, res, tf)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -51,9 +51,9 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 
 // hoverText is the hover shown on a traced function, or on a
 // transformation call (tf is then the transformed copy).
-func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) *markup {
-	m := new(markup).strong(tf.title())
-	if tf.xform != nil {
+func (s *Server) hoverText(ctx context.Context, res *Snapshot, tf *Func) *markup {
+	m := new(markup).strong(tf.Title())
+	if tf.Xform != nil {
 		m.text(" (the transformed function, traced by jit)").para()
 	} else {
 		m.text(" (traced by jit)").para()
@@ -69,14 +69,14 @@ func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *tracedFunc) 
 		}
 		return m.text("No jaxpr preview:").block(err.Error())
 	}
-	m.text("Input signature: ").code(tf.signature())
-	if tf.xform != nil {
-		m.text(tf.xform.batchNote())
-	} else if tf.defaulted {
+	m.text("Input signature: ").code(tf.Signature())
+	if tf.Xform != nil {
+		m.text(tf.Xform.BatchNote())
+	} else if tf.Defaulted {
 		m.text(" (default shapes; choose others with a ").code("//jit:args").text(" directive, e.g. ").code("//jit:args f32[1024]").text(")")
 	}
 	m.block(r.Jaxpr).text(fmt.Sprintf("%d equations", r.Eqns))
-	if c := s.previews.LastMeasured(res.dir, tf.key()); c != nil {
+	if c := s.previews.LastMeasured(res.Dir, tf.Key()); c != nil {
 		m.text(" · " + costTitle(c))
 	}
 	return m

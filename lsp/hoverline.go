@@ -21,14 +21,14 @@ const maxLineEqns = 30
 // a trusted workspace): the equations of the function's jaxpr preview that
 // the line staged, from the tracer's source map. nil when the line staged
 // none or there is no preview (the function's name hover shows why).
-func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off int, m *mapper) *protocol.Hover {
-	var tf *tracedFunc
-	for _, t := range res.traced {
-		if t.file == path && t.declSpan.start <= off && off <= t.declSpan.end {
+func (s *Server) lineHover(ctx context.Context, res *Snapshot, path string, off int, m *mapper) *protocol.Hover {
+	var tf *Func
+	for _, t := range res.Traced {
+		if t.File == path && t.DeclSpan.Start <= off && off <= t.DeclSpan.End {
 			tf = t
 		}
 	}
-	if tf == nil || tf.sigErr != "" || s.mayRun(tf.file) != nil {
+	if tf == nil || tf.SigErr != "" || s.mayRun(tf.File) != nil {
 		return nil
 	}
 	r, err := s.runPreview(ctx, res, tf, result.Jaxpr)
@@ -41,7 +41,7 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 		return nil
 	}
 	text := new(markup).strong(fmt.Sprintf("Line %d staged %d equation(s)", line, len(eqns))).
-		text(" in the jaxpr of " + tf.name + "(" + tf.signature() + ")").para()
+		text(" in the jaxpr of " + tf.Name + "(" + tf.Signature() + ")").para()
 	shown := eqns
 	if len(shown) > maxLineEqns {
 		shown = shown[:maxLineEqns]
@@ -50,7 +50,7 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 	if len(eqns) > len(shown) {
 		text.para().text(fmt.Sprintf("… and %d more.", len(eqns)-len(shown)))
 	}
-	start, end, _ := lineSpan(res.pp.contents[path], line)
+	start, end, _ := LineSpan(res.Parsed.Contents[path], line)
 	rng := m.rangeOf(start, end)
 	return &protocol.Hover{Contents: s.caps().markup(text), Range: &rng}
 }

@@ -55,12 +55,12 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 		return hints, nil
 	}
 	m := res.mappers[path]
-	if m == nil || res.tr == nil {
+	if m == nil || res.Result == nil {
 		return hints, nil
 	}
-	var missing []*tracedFunc
-	for _, tf := range res.traced {
-		if tf.file != path || tf.sigErr != "" {
+	var missing []*Func
+	for _, tf := range res.Traced {
+		if tf.File != path || tf.SigErr != "" {
 			continue
 		}
 		r, err := s.cachedJaxpr(res, tf)
@@ -101,12 +101,12 @@ type hintAt struct {
 }
 
 // funcHints computes tf's hints from its preview r.
-func funcHints(res *pkgResult, tf *tracedFunc, r *result.Preview) []hintAt {
-	fd := funcDecl(res.tr, tf)
+func funcHints(res *Snapshot, tf *Func, r *result.Preview) []hintAt {
+	fd := funcDecl(res.Result, tf)
 	if fd == nil {
 		return nil
 	}
-	fset, info := res.pp.pkg.Fset, res.pp.pkg.TypesInfo
+	fset, info := res.Parsed.Pkg.Fset, res.Parsed.Pkg.TypesInfo
 	var out []hintAt
 	i := 0
 	for _, field := range fd.Type.Params.List {
@@ -116,13 +116,13 @@ func funcHints(res *pkgResult, tf *tracedFunc, r *result.Preview) []hintAt {
 			continue
 		}
 		for _, n := range names {
-			if i < len(tf.args) && tf.args[i].Kind == previewer.ArgArray && n.Name != "_" {
-				out = append(out, hintAt{fset.Position(n.End()).Offset, ": " + tf.args[i].String()})
+			if i < len(tf.Args) && tf.Args[i].Kind == previewer.ArgArray && n.Name != "_" {
+				out = append(out, hintAt{fset.Position(n.End()).Offset, ": " + tf.Args[i].String()})
 			}
 			i++
 		}
 	}
-	lastOut := lastOutByLine(r, tf.file)
+	lastOut := lastOutByLine(r, tf.File)
 	assign := func(lhs []ast.Expr, rhs []ast.Expr) {
 		if len(rhs) == 0 {
 			return
@@ -213,9 +213,9 @@ func stagingLines(fset *token.FileSet, es []ast.Expr) []int {
 }
 
 // funcDecl returns tf's declaration from the traced analyzer's result.
-func funcDecl(tr *traced.Result, tf *tracedFunc) *ast.FuncDecl {
+func funcDecl(tr *traced.Result, tf *Func) *ast.FuncDecl {
 	for _, fn := range tr.Funcs {
-		if fd, ok := fn.Node.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == tf.name {
+		if fd, ok := fn.Node.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == tf.Name {
 			return fd
 		}
 	}
@@ -231,14 +231,14 @@ type hintPreviews struct {
 
 // previewInBackground previews funcs of res and then asks the client to
 // refresh its inlay hints.
-func (h *hintPreviews) previewInBackground(s *Server, res *pkgResult, funcs []*tracedFunc) {
+func (h *hintPreviews) previewInBackground(s *Server, res *Snapshot, funcs []*Func) {
 	h.mu.Lock()
 	if h.running == nil {
 		h.running = map[string]bool{}
 	}
-	var todo []*tracedFunc
+	var todo []*Func
 	for _, tf := range funcs {
-		k := res.dir + "\x00" + tf.name
+		k := res.Dir + "\x00" + tf.Name
 		if !h.running[k] {
 			h.running[k] = true
 			todo = append(todo, tf)
@@ -252,13 +252,13 @@ func (h *hintPreviews) previewInBackground(s *Server, res *pkgResult, funcs []*t
 		defer func() {
 			h.mu.Lock()
 			for _, tf := range todo {
-				delete(h.running, res.dir+"\x00"+tf.name)
+				delete(h.running, res.Dir+"\x00"+tf.Name)
 			}
 			h.mu.Unlock()
 		}()
 		for _, tf := range todo {
 			if _, err := s.runPreview(context.Background(), res, tf, result.Jaxpr); err != nil {
-				s.logf("jitls: preview of %s for inlay hints: %v", tf.name, err)
+				s.logf("jitls: preview of %s for inlay hints: %v", tf.Name, err)
 			}
 		}
 		s.refreshInlayHints()

@@ -19,7 +19,7 @@ var progressDelay = 500 * time.Millisecond
 // with the number of packages and the time so far, and the open files'
 // syntax-level findings (the //jit:args syntax) are published at once,
 // before types are known, if dir has no findings yet.
-func (d *diagnoser) loadReporting(dir string, extra []string, docs map[string]*document, ds *dirState) (*universe, error) {
+func (d *diagnoser) loadReporting(dir string, extra []string, docs map[string]*document, ds *dirState) (*Universe, error) {
 	d.mu.Lock()
 	first := ds.result == nil
 	d.mu.Unlock()
@@ -95,7 +95,7 @@ func syntaxDiags(docs map[string]*document) map[protocol.DocumentURI][]storedDia
 		if f == nil {
 			continue
 		}
-		for _, p := range syntaxProblems(f, fset) {
+		for _, p := range SyntaxProblems(f, fset) {
 			out[doc.uri] = append(out[doc.uri], p.diagnostic(doc.mapper(), doc.version))
 		}
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // resultFor waits for the analysis of the package containing u.
-func (s *Server) resultFor(ctx context.Context, u protocol.DocumentURI) (*pkgResult, string, error) {
+func (s *Server) resultFor(ctx context.Context, u protocol.DocumentURI) (*Snapshot, string, error) {
 	path, err := filePath(u)
 	if err != nil {
 		return nil, "", err
@@ -18,9 +18,9 @@ func (s *Server) resultFor(ctx context.Context, u protocol.DocumentURI) (*pkgRes
 	if err != nil {
 		return nil, "", err
 	}
-	if res.pp == nil {
-		if res.err != nil {
-			return nil, "", res.err
+	if res.Parsed == nil {
+		if res.Err != nil {
+			return nil, "", res.Err
 		}
 		return nil, "", fmt.Errorf("no analysis of %s is available", u)
 	}
@@ -32,29 +32,29 @@ func (s *Server) resultFor(ctx context.Context, u protocol.DocumentURI) (*pkgRes
 // or the transformed copy whose transformation call (or the jit.Jit call
 // of it) does; the innermost such span wins (F in jit.Vmap(F) is F, the
 // rest of the call its Vmap). nil when there is none.
-func (r *pkgResult) tracedAt(path string, off int) (*tracedFunc, span) {
-	var found *tracedFunc
-	var at span
-	consider := func(tf *tracedFunc, spans []span) {
+func (r *Snapshot) tracedAt(path string, off int) (*Func, Span) {
+	var found *Func
+	var at Span
+	consider := func(tf *Func, spans []Span) {
 		for _, sp := range spans {
-			if sp.file == path && sp.start <= off && off <= sp.end && (found == nil || sp.end-sp.start < at.end-at.start) {
+			if sp.File == path && sp.Start <= off && off <= sp.End && (found == nil || sp.End-sp.Start < at.End-at.Start) {
 				found, at = tf, sp
 			}
 		}
 	}
-	for _, tf := range r.traced {
-		consider(tf, append(append([]span{tf.nameSpan}, tf.refs...), tf.jitCalls...))
+	for _, tf := range r.Traced {
+		consider(tf, append(append([]Span{tf.NameSpan}, tf.Refs...), tf.JitCalls...))
 	}
-	for _, tf := range r.transforms {
-		consider(tf, tf.xform.spans)
+	for _, tf := range r.Transforms {
+		consider(tf, tf.Xform.Spans)
 	}
 	return found, at
 }
 
 // tracedNamed returns the traced function called name, or nil.
-func (r *pkgResult) tracedNamed(name string) *tracedFunc {
-	for _, tf := range r.traced {
-		if tf.name == name {
+func (r *Snapshot) tracedNamed(name string) *Func {
+	for _, tf := range r.Traced {
+		if tf.Name == name {
 			return tf
 		}
 	}

@@ -10,36 +10,36 @@ import (
 
 // cachedJaxpr returns tf's jaxpr preview for res's current content if it
 // was already computed, nil otherwise; it never builds or runs anything.
-func (s *Server) cachedJaxpr(res *pkgResult, tf *tracedFunc) (*result.Preview, error) {
-	pkg, err := s.harnesses.prepare(res, res.previewable, func() map[string]*document { return s.snapshotDocs(res.dir) })
+func (s *Server) cachedJaxpr(res *Snapshot, tf *Func) (*result.Preview, error) {
+	pkg, err := s.harnesses.prepare(res, res.Previewable, func() map[string]*document { return s.snapshotDocs(res.Dir) })
 	if err != nil {
 		return nil, err
 	}
-	return s.previews.Cached(pkg, tf.key(), result.Jaxpr), nil
+	return s.previews.Cached(pkg, tf.Key(), result.Jaxpr), nil
 }
 
 // runPreview checks trust and the signature, then previews tf, showing
 // the progress to the client.
-func (s *Server) runPreview(ctx context.Context, res *pkgResult, tf *tracedFunc, mode result.Mode) (*result.Preview, error) {
-	if err := s.mayRun(tf.file); err != nil {
+func (s *Server) runPreview(ctx context.Context, res *Snapshot, tf *Func, mode result.Mode) (*result.Preview, error) {
+	if err := s.mayRun(tf.File); err != nil {
 		return nil, err
 	}
-	if tf.sigErr != "" {
-		return nil, fmt.Errorf("%s cannot be previewed: %s", tf.title(), tf.sigErr)
+	if tf.SigErr != "" {
+		return nil, fmt.Errorf("%s cannot be previewed: %s", tf.Title(), tf.SigErr)
 	}
-	pkg, err := s.harnesses.prepare(res, res.previewable, func() map[string]*document { return s.snapshotDocs(res.dir) })
+	pkg, err := s.harnesses.prepare(res, res.Previewable, func() map[string]*document { return s.snapshotDocs(res.Dir) })
 	if err != nil {
 		return nil, err
 	}
-	if r := s.previews.Cached(pkg, tf.key(), mode); r != nil {
+	if r := s.previews.Cached(pkg, tf.Key(), mode); r != nil {
 		return r, nil
 	}
-	title := "jitls: tracing " + tf.title()
+	title := "jitls: tracing " + tf.Title()
 	if mode == result.Measure {
-		title = "jitls: measuring the compile cost of " + tf.title()
+		title = "jitls: measuring the compile cost of " + tf.Title()
 	}
 	pr := s.startProgress(ctx, title)
-	r, err := s.previews.Preview(ctx, pkg, tf.key(), mode, pr.report)
+	r, err := s.previews.Preview(ctx, pkg, tf.Key(), mode, pr.report)
 	if err != nil {
 		pr.end("failed")
 		return nil, err
@@ -49,10 +49,10 @@ func (s *Server) runPreview(ctx context.Context, res *pkgResult, tf *tracedFunc,
 }
 
 // userError is the failure the harness reported for tf, or nil.
-func userError(tf *tracedFunc, r *result.Preview) error {
+func userError(tf *Func, r *result.Preview) error {
 	pos := ""
-	if tf.xform != nil {
-		pos = tf.xform.pos
+	if tf.Xform != nil {
+		pos = tf.Xform.Pos
 	}
-	return previewer.UserError(tf.title(), tf.signature(), pos, r)
+	return previewer.UserError(tf.Title(), tf.Signature(), pos, r)
 }

@@ -167,9 +167,9 @@ func (r *runtimeEvents) poll() {
 // addDiagnostics adds the runtime diagnostics of res's files. A file
 // whose content (on disk or in an unsaved buffer) is not the one the run
 // recorded gets none: its lines may have moved.
-func (r *runtimeEvents) addDiagnostics(res *pkgResult) {
+func (r *runtimeEvents) addDiagnostics(res *Snapshot) {
 	run := r.current()
-	if run == nil || res.pp == nil {
+	if run == nil || res.Parsed == nil {
 		return
 	}
 	for _, st := range run.sites {
@@ -177,12 +177,12 @@ func (r *runtimeEvents) addDiagnostics(res *pkgResult) {
 			continue
 		}
 		file := filepath.Clean(st.File)
-		content, ok := res.pp.contents[file]
+		content, ok := res.Parsed.Contents[file]
 		m := res.mappers[file]
 		if !ok || m == nil || !events.SameSource(st.Sources, st.File, content) {
 			continue
 		}
-		start, end, ok := lineSpan(content, st.Line)
+		start, end, ok := LineSpan(content, st.Line)
 		if !ok {
 			continue
 		}
@@ -200,9 +200,9 @@ func (r *runtimeEvents) addDiagnostics(res *pkgResult) {
 	}
 }
 
-// lineSpan returns the byte offsets of line (1-based) of content without
+// LineSpan returns the byte offsets of line (1-based) of content without
 // its indentation.
-func lineSpan(content []byte, line int) (int, int, bool) {
+func LineSpan(content []byte, line int) (int, int, bool) {
 	start := 0
 	for l := 1; l < line; l++ {
 		i := bytes.IndexByte(content[start:], '\n')

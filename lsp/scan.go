@@ -15,55 +15,55 @@ import (
 	"github.com/jitlint/jitlint/internal/previewer"
 )
 
-// tracedFunc is a top-level function a preview can trace: one passed to
+// Func is a top-level function a preview can trace: one passed to
 // jit.Jit, jit.MakeJaxpr or a transformation (jit.Vmap, jit.Grad,
 // jit.ValueAndGrad) in its package, or marked //jit:traced or
 // //jit:args. Which functions are traced, their static arguments and
 // what is an array are the traced analyzer's answers (scanTraced reads
 // its Result); the //jit:args directive is jitls's own.
-type tracedFunc struct {
-	name     string
-	file     string // absolute path of the declaring file
-	nameSpan span   // the function's name in its declaration
-	declSpan span   // the whole declaration (for code lenses and hover)
-	jitCalls []span // jit.Jit(Name, ...) and jit.MakeJaxpr(Name, ...) calls, for hover on the call
-	refs     []span // other uses of the function's name, for hover there too
-	static   []int  // StaticArgnums indices found at the jit.Jit call
-	sig      *types.Signature
+type Func struct {
+	Name     string
+	File     string // absolute path of the declaring file
+	NameSpan Span   // the function's name in its declaration
+	DeclSpan Span   // the whole declaration (for code lenses and hover)
+	JitCalls []Span // jit.Jit(Name, ...) and jit.MakeJaxpr(Name, ...) calls, for hover on the call
+	Refs     []Span // other uses of the function's name, for hover there too
+	Static   []int  // StaticArgnums indices found at the jit.Jit call
+	Sig      *types.Signature
 
-	args      []previewer.Arg // from the directive, or the f32[8] default
-	defaulted bool            // args are the f32[8] default, not a directive
-	sigErr    string          // why this function cannot be previewed, if it cannot
-	variant   string          // set on a copy traced with other args (a jaxpr diff's side, a transformation)
+	Args      []previewer.Arg // from the directive, or the f32[8] default
+	Defaulted bool            // args are the f32[8] default, not a directive
+	SigErr    string          // why this function cannot be previewed, if it cannot
+	Variant   string          // set on a copy traced with other args (a jaxpr diff's side, a transformation)
 
-	xform *transformCall // set on a copy traced through a transformation call (scanTransforms)
+	Xform *Transform // set on a copy traced through a transformation call (scanTransforms)
 }
 
-// span is a byte range in one file.
-type span struct {
-	file       string
-	start, end int
+// Span is a byte range in one file.
+type Span struct {
+	File       string
+	Start, End int
 }
 
-// key names the function (or copy) in the harness and the preview caches.
-func (f *tracedFunc) key() string { return f.name + f.variant }
+// Key names the function (or copy) in the harness and the preview caches.
+func (f *Func) Key() string { return f.Name + f.Variant }
 
-// title names the function in hovers and messages: its name, or the
+// Title names the function in hovers and messages: its name, or the
 // transformation call that a copy previews.
-func (f *tracedFunc) title() string {
-	if f.xform != nil {
-		return f.xform.label
+func (f *Func) Title() string {
+	if f.Xform != nil {
+		return f.Xform.Label
 	}
-	return f.name
+	return f.Name
 }
 
-// signature returns the input signature in directive syntax.
-func (f *tracedFunc) signature() string { return previewer.Signature(f.args) }
+// Signature returns the input Signature in directive syntax.
+func (f *Func) Signature() string { return previewer.Signature(f.Args) }
 
-// directiveProblem is a //jit:args problem reported as a diagnostic.
-type directiveProblem struct {
-	at  span
-	msg string
+// Problem is a //jit:args problem reported as a diagnostic.
+type Problem struct {
+	At  Span
+	Msg string
 }
 
 // previewEntries are the jit entry points whose function a preview traces:
@@ -84,23 +84,23 @@ func previewRoot(info *types.Info, fn *traced.Func) bool {
 // that a preview can trace, from the traced analyzer's result r (nil when
 // the package does not import jit) plus the functions with a //jit:args
 // directive, and checks their directives.
-func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []directiveProblem) {
+func scanTraced(pkg *packages.Package, r *traced.Result) ([]*Func, []Problem) {
 	if r == nil {
 		return nil, nil
 	}
 	fset := pkg.Fset
-	mkSpan := func(n ast.Node) span { return spanOf(pkg, n) }
-	byObj := map[types.Object]*tracedFunc{}
-	decls := map[*tracedFunc]*ast.FuncDecl{}
-	var out []*tracedFunc
-	add := func(fd *ast.FuncDecl) *tracedFunc {
+	mkSpan := func(n ast.Node) Span { return spanOf(pkg, n) }
+	byObj := map[types.Object]*Func{}
+	decls := map[*Func]*ast.FuncDecl{}
+	var out []*Func
+	add := func(fd *ast.FuncDecl) *Func {
 		obj := pkg.TypesInfo.Defs[fd.Name]
 		if obj == nil || fd.Recv != nil || fd.Type.TypeParams != nil || byObj[obj] != nil {
 			return nil
 		}
-		tf := &tracedFunc{name: fd.Name.Name, nameSpan: mkSpan(fd.Name), declSpan: mkSpan(fd)}
-		tf.file = tf.nameSpan.file
-		tf.sig, _ = obj.Type().(*types.Signature)
+		tf := &Func{Name: fd.Name.Name, NameSpan: mkSpan(fd.Name), DeclSpan: mkSpan(fd)}
+		tf.File = tf.NameSpan.File
+		tf.Sig, _ = obj.Type().(*types.Signature)
 		byObj[obj] = tf
 		decls[tf] = fd
 		out = append(out, tf)
@@ -115,14 +115,14 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 		if tf == nil {
 			continue
 		}
-		tf.static = append(tf.static, fn.Static...)
+		tf.Static = append(tf.Static, fn.Static...)
 		for _, c := range fn.EntryCalls {
 			if name := traced.JitFunc(pkg.TypesInfo, c); name == "Jit" || name == "MakeJaxpr" {
-				tf.jitCalls = append(tf.jitCalls, mkSpan(c))
+				tf.JitCalls = append(tf.JitCalls, mkSpan(c))
 			}
 		}
-		slices.Sort(tf.static)
-		tf.static = slices.Compact(tf.static)
+		slices.Sort(tf.Static)
+		tf.Static = slices.Compact(tf.Static)
 	}
 	for _, file := range pkg.Syntax {
 		for _, d := range file.Decls {
@@ -133,13 +133,13 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*tracedFunc, []direc
 	}
 	for id, obj := range pkg.TypesInfo.Uses {
 		if tf := byObj[obj]; tf != nil {
-			tf.refs = append(tf.refs, mkSpan(id))
+			tf.Refs = append(tf.Refs, mkSpan(id))
 		}
 	}
-	slices.SortFunc(out, func(a, b *tracedFunc) int {
-		return cmp.Or(strings.Compare(a.file, b.file), a.nameSpan.start-b.nameSpan.start)
+	slices.SortFunc(out, func(a, b *Func) int {
+		return cmp.Or(strings.Compare(a.File, b.File), a.NameSpan.Start-b.NameSpan.Start)
 	})
-	var problems []directiveProblem
+	var problems []Problem
 	for _, tf := range out {
 		problems = append(problems, bindSignature(tf, decls[tf], fset)...)
 	}
@@ -161,68 +161,68 @@ func argsDirective(fd *ast.FuncDecl) *ast.Comment {
 
 // bindSignature sets tf.args from the directive (or the default) and
 // returns the directive's problems.
-func bindSignature(tf *tracedFunc, fd *ast.FuncDecl, fset *token.FileSet) []directiveProblem {
-	if tf.sig == nil {
-		tf.sigErr = "its type is unknown (the package has type errors)"
+func bindSignature(tf *Func, fd *ast.FuncDecl, fset *token.FileSet) []Problem {
+	if tf.Sig == nil {
+		tf.SigErr = "its type is unknown (the package has type errors)"
 		return nil
 	}
-	params := tf.sig.Params()
+	params := tf.Sig.Params()
 	dir := argsDirective(fd)
 	if dir == nil {
 		for i := range params.Len() {
 			p := params.At(i)
-			if slices.Contains(tf.static, i) || !traced.IsArray(p.Type()) {
-				tf.sigErr = fmt.Sprintf("parameter %d (%s %s) needs a value: add a //jit:args directive to %s's doc comment, e.g. //jit:args %s",
-					i+1, p.Name(), p.Type(), tf.name, previewer.ExampleArgs(params, tf.static))
+			if slices.Contains(tf.Static, i) || !traced.IsArray(p.Type()) {
+				tf.SigErr = fmt.Sprintf("parameter %d (%s %s) needs a value: add a //jit:args directive to %s's doc comment, e.g. //jit:args %s",
+					i+1, p.Name(), p.Type(), tf.Name, previewer.ExampleArgs(params, tf.Static))
 				return nil
 			}
-			tf.args = append(tf.args, previewer.Arg{Kind: previewer.ArgArray, DType: "f32", Dims: []int{8}})
+			tf.Args = append(tf.Args, previewer.Arg{Kind: previewer.ArgArray, DType: "f32", Dims: []int{8}})
 		}
-		tf.defaulted = true
+		tf.Defaulted = true
 		return nil
 	}
 	args, problem, at, whole := parseDirectiveComment(dir, fset)
 	if problem != nil {
-		tf.sigErr = "its //jit:args directive is malformed"
-		return []directiveProblem{*problem}
+		tf.SigErr = "its //jit:args directive is malformed"
+		return []Problem{*problem}
 	}
-	if i, msg := previewer.Mismatch(tf.name, tf.sig, tf.static, args, "//jit:args"); msg != "" {
-		tf.sigErr = "its //jit:args directive does not match its parameters"
+	if i, msg := previewer.Mismatch(tf.Name, tf.Sig, tf.Static, args, "//jit:args"); msg != "" {
+		tf.SigErr = "its //jit:args directive does not match its parameters"
 		if i < 0 {
-			return []directiveProblem{{whole, msg}}
+			return []Problem{{whole, msg}}
 		}
-		return []directiveProblem{{at(args[i].Col, len(args[i].String())), msg}}
+		return []Problem{{at(args[i].Col, len(args[i].String())), msg}}
 	}
-	tf.args = args
+	tf.Args = args
 	return nil
 }
 
 // parseDirectiveComment parses a //jit:args comment. It returns the
 // arguments or the syntax problem, and for later problems a function that
 // locates a column of the directive's text and the whole comment's span.
-func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]previewer.Arg, *directiveProblem, func(col, n int) span, span) {
+func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]previewer.Arg, *Problem, func(col, n int) Span, Span) {
 	pos := fset.Position(dir.Pos())
 	text := strings.TrimPrefix(dir.Text, "//jit:args")
 	textStart := pos.Offset + len("//jit:args")
-	at := func(col, n int) span {
-		return span{pos.Filename, textStart + col, textStart + col + max(n, 1)}
+	at := func(col, n int) Span {
+		return Span{pos.Filename, textStart + col, textStart + col + max(n, 1)}
 	}
-	whole := span{pos.Filename, pos.Offset, pos.Offset + len(dir.Text)}
+	whole := Span{pos.Filename, pos.Offset, pos.Offset + len(dir.Text)}
 	if text != "" && text[0] != ' ' && text[0] != '\t' {
-		return nil, &directiveProblem{whole, "malformed //jit:args directive: put a space after //jit:args"}, at, whole
+		return nil, &Problem{whole, "malformed //jit:args directive: put a space after //jit:args"}, at, whole
 	}
 	args, err := previewer.ParseArgs(text)
 	if err != nil {
 		de := err.(*previewer.SyntaxError)
-		return nil, &directiveProblem{at(de.Col, len(text)-de.Col), de.Msg}, at, whole
+		return nil, &Problem{at(de.Col, len(text)-de.Col), de.Msg}, at, whole
 	}
 	return args, nil, at, whole
 }
 
-// syntaxProblems returns the //jit:args syntax problems of a parsed file:
+// SyntaxProblems returns the //jit:args syntax problems of a parsed file:
 // what can be reported before the package's types are known.
-func syntaxProblems(f *ast.File, fset *token.FileSet) []directiveProblem {
-	var out []directiveProblem
+func SyntaxProblems(f *ast.File, fset *token.FileSet) []Problem {
+	var out []Problem
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {
 			if dir := argsDirective(fd); dir != nil {

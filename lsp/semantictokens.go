@@ -86,10 +86,10 @@ func (s *Server) semanticTokens(ctx context.Context, u protocol.DocumentURI, rng
 		return map[string]any{"data": data}, nil
 	}
 	m := res.mappers[path]
-	if m == nil || res.tr == nil {
+	if m == nil || res.Result == nil {
 		return map[string]any{"data": data}, nil
 	}
-	content := res.pp.contents[path]
+	content := res.Parsed.Contents[path]
 	var prev protocol.Position
 	for _, t := range fileTokens(res, path) {
 		pos := m.position(t.off)
@@ -134,8 +134,8 @@ func funcParams(info *types.Info, node ast.Node) []*types.Var {
 }
 
 // fileTokens returns path's tokens in order.
-func fileTokens(res *pkgResult, path string) []semToken {
-	tr, info, fset := res.tr, res.pp.pkg.TypesInfo, res.pp.pkg.Fset
+func fileTokens(res *Snapshot, path string) []semToken {
+	tr, info, fset := res.Result, res.Parsed.Pkg.TypesInfo, res.Parsed.Pkg.Fset
 	params := map[*types.Var]bool{}
 	static := map[*types.Var]bool{}
 	for _, fn := range tr.Funcs {
@@ -195,7 +195,7 @@ func fileTokens(res *pkgResult, path string) []semToken {
 		})
 	}
 	// `jit:"static"` fields where they are declared.
-	for _, f := range res.pp.pkg.Syntax {
+	for _, f := range res.Parsed.Pkg.Syntax {
 		if !inFile(f) {
 			continue
 		}

@@ -28,35 +28,35 @@ var transformAPIs = map[string]bool{"Vmap": true, "Grad": true, "ValueAndGrad": 
 // default). docs/editors.md documents it.
 const vmapBatch = 4
 
-// transformCall is a transformation call that a preview traces: the
+// Transform is a transformation call that a preview traces: the
 // tracedFunc of F it belongs to is a copy of F's with the batched
 // arguments, and the harness traces jit.Jit of the same transformations.
-type transformCall struct {
-	spans  []span                // the call, and the jit.Jit / jit.MakeJaxpr calls that take it
-	label  string                // the call as written, e.g. "jit.Vmap(SoftOrSharp)"
-	pos    string                // file:line:col of the call, for errors
-	base   *tracedFunc           // F
-	layers []previewer.Transform // innermost first
+type Transform struct {
+	Spans  []Span                // the call, and the jit.Jit / jit.MakeJaxpr calls that take it
+	Label  string                // the call as written, e.g. "jit.Vmap(SoftOrSharp)"
+	Pos    string                // file:line:col of the call, for errors
+	Base   *Func           // F
+	Layers []previewer.Transform // innermost first
 }
 
 // scanTransforms returns the transformation calls of pkg whose function
 // is one of funcs (the package's traced functions, from scanTraced), each
 // as a copy of that function's tracedFunc that a preview can trace. A call
 // whose options are not constants in the source gets a sigErr that says so.
-func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc) []*tracedFunc {
+func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*Func) []*Func {
 	if r == nil {
 		return nil
 	}
 	info := pkg.TypesInfo
 	notMapped := notMappedValue(pkg.Types)
-	var out []*tracedFunc
+	var out []*Func
 	for _, fn := range r.Funcs {
 		fd, ok := fn.Node.(*ast.FuncDecl)
 		if !ok {
 			continue
 		}
 		name := spanOf(pkg, fd.Name)
-		i := slices.IndexFunc(funcs, func(tf *tracedFunc) bool { return tf.nameSpan == name })
+		i := slices.IndexFunc(funcs, func(tf *Func) bool { return tf.NameSpan == name })
 		if i < 0 {
 			continue
 		}
@@ -72,8 +72,8 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc
 			for c := call; c != nil; c = enclosingWrapper(file, info, c) {
 				api := traced.JitFunc(info, c)
 				if !transformAPIs[api] { // jit.Jit or jit.MakeJaxpr of the transformed function
-					x := out[len(out)-1].xform
-					x.spans = append(x.spans, spanOf(pkg, c))
+					x := out[len(out)-1].Xform
+					x.Spans = append(x.Spans, spanOf(pkg, c))
 					break
 				}
 				layer, why := readLayer(info, c, api)
@@ -90,31 +90,31 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*tracedFunc
 
 // transformedFunc is base's copy traced through the transformation call c
 // (layers, innermost first, end with c's).
-func transformedFunc(pkg *packages.Package, base *tracedFunc, c *ast.CallExpr, layers []previewer.Transform, problem string, notMapped constant.Value) *tracedFunc {
+func transformedFunc(pkg *packages.Package, base *Func, c *ast.CallExpr, layers []previewer.Transform, problem string, notMapped constant.Value) *Func {
 	p := pkg.Fset.Position(c.Pos())
-	x := &transformCall{spans: []span{spanOf(pkg, c)}, label: shorten(types.ExprString(c), 80),
-		pos: fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column), base: base, layers: layers}
+	x := &Transform{Spans: []Span{spanOf(pkg, c)}, Label: shorten(types.ExprString(c), 80),
+		Pos: fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column), Base: base, Layers: layers}
 	v := *base
-	v.refs, v.jitCalls, v.defaulted, v.xform = nil, nil, false, x
-	v.variant = fmt.Sprintf("@%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
+	v.Refs, v.JitCalls, v.Defaulted, v.Xform = nil, nil, false, x
+	v.Variant = fmt.Sprintf("@%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
 	// Go values (literal arguments) are static for the harness's jit.Jit:
 	// a transformed function passes them through, as it passes them to F.
-	v.static = nil
-	for i, a := range base.args {
+	v.Static = nil
+	for i, a := range base.Args {
 		if a.Kind == previewer.ArgLiteral {
-			v.static = append(v.static, i)
+			v.Static = append(v.Static, i)
 		}
 	}
-	if v.sigErr != "" {
+	if v.SigErr != "" {
 		return &v
 	}
 	if problem != "" {
-		v.sigErr = problem
+		v.SigErr = problem
 		return &v
 	}
 	for _, l := range layers {
 		if l.API == "Vmap" {
-			v.args = vmapArgs(v.args, inAxes(l), notMapped)
+			v.Args = vmapArgs(v.Args, inAxes(l), notMapped)
 		}
 	}
 	return &v
@@ -302,9 +302,9 @@ func fileOf(pkg *packages.Package, n ast.Node) *ast.File {
 }
 
 // spanOf returns n's span.
-func spanOf(pkg *packages.Package, n ast.Node) span {
+func spanOf(pkg *packages.Package, n ast.Node) Span {
 	start, end := pkg.Fset.Position(n.Pos()), pkg.Fset.Position(n.End())
-	return span{start.Filename, start.Offset, end.Offset}
+	return Span{start.Filename, start.Offset, end.Offset}
 }
 
 // shorten cuts s to at most n runes, with "…".
@@ -315,13 +315,13 @@ func shorten(s string, n int) string {
 	return s
 }
 
-// batchNote says where a transformed preview's signature comes from.
-func (x *transformCall) batchNote() string {
-	from := x.base.name + "'s //jit:args shapes"
-	if x.base.defaulted {
-		from = x.base.name + "'s default shapes (f32[8]; choose others with a //jit:args directive on " + x.base.name + ")"
+// BatchNote says where a transformed preview's signature comes from.
+func (x *Transform) BatchNote() string {
+	from := x.Base.Name + "'s //jit:args shapes"
+	if x.Base.Defaulted {
+		from = x.Base.Name + "'s default shapes (f32[8]; choose others with a //jit:args directive on " + x.Base.Name + ")"
 	}
-	if !slices.ContainsFunc(x.layers, func(l previewer.Transform) bool { return l.API == "Vmap" }) {
+	if !slices.ContainsFunc(x.Layers, func(l previewer.Transform) bool { return l.API == "Vmap" }) {
 		return " (" + from + ")"
 	}
 	return fmt.Sprintf(" (%s with a batch dimension of %d for each Vmap)", from, vmapBatch)
