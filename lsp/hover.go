@@ -82,25 +82,3 @@ func (s *Server) hoverText(ctx context.Context, res *Snapshot, tf *Func) *markup
 	return m
 }
 
-// costTitle is the one-line summary of a measurement.
-func costTitle(m *result.Preview) string {
-	where := m.Backend
-	if m.Device != "" && m.Backend != "cpu" {
-		where += " (" + m.Device + ")"
-	}
-	title := fmt.Sprintf("compile %s · cached %s · %s", fmtMs(m.CompileMs+m.LowerMs), fmtMs(m.CachedCallMs), where)
-	if m.GPUEstimate != "" {
-		title += " · " + m.GPUEstimate
-	}
-	return title
-}
-
-func fmtMs(ms float64) string {
-	switch {
-	case ms >= 100:
-		return fmt.Sprintf("%.0f ms", ms)
-	case ms >= 1:
-		return fmt.Sprintf("%.1f ms", ms)
-	}
-	return fmt.Sprintf("%.2f ms", ms)
-}

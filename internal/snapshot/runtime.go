@@ -1,4 +1,4 @@
-package lsp
+package snapshot
 
 import (
 	"bytes"
@@ -11,20 +11,24 @@ import (
 	"time"
 
 	"github.com/jitlint/jitlint/jit/events"
-	"go.lsp.dev/protocol"
 )
 
-// runtimeEvents turns the last run's recompiles, read from the events file
-// a program wrote with JITLINT_EVENTS (the runtimeEvents setting), into
-// Information diagnostics at the call sites that compiled more than once.
-// A poller re-analyses when the file changes.
-type runtimeEvents struct {
-	s *Server
+// Runs reads the events file a program wrote with JITLINT_EVENTS and keeps
+// its last run, re-reading the file when it changes; a poller calls
+// Changed when it does.
+type Runs struct {
+	// Path returns the events file ("" for none; relative paths are taken
+	// from the working directory).
+	Path func() string
+	// Changed is called (from the poller) when the file has changed.
+	Changed func()
+	// Logf logs a line.
+	Logf func(format string, args ...any)
 
 	mu      sync.Mutex
 	path    string    // the file run was read from
 	stamp   fileStamp // its size and mtime then
-	run     *lastRun
+	run     *LastRun
 	polling bool
 	done    chan struct{}
 }
@@ -43,41 +47,36 @@ func stampOf(path string) (fileStamp, bool) {
 	return fileStamp{st.Size(), st.ModTime()}, true
 }
 
-// runtimePoll is how often the events file is checked for changes.
-const runtimePoll = 300 * time.Millisecond
+// runsPoll is how often the events file is checked for changes.
+const runsPoll = 300 * time.Millisecond
 
-func newRuntimeEvents(s *Server) *runtimeEvents {
-	return &runtimeEvents{s: s, done: make(chan struct{})}
-}
-
-// stop ends the poller.
-func (r *runtimeEvents) stop() {
+// Stop ends the poller.
+func (r *Runs) Stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	select {
-	case <-r.done:
-	default:
+	r.polling = true // no poller starts after Stop
+	if r.done != nil {
 		close(r.done)
+		r.done = nil
 	}
 }
 
-// lastRun is the compiles of the last process that wrote the file, by
-// call site ("file:line").
-type lastRun struct {
+// LastRun is the compiles of the last process that wrote an events file,
+// by call site ("file:line").
+type LastRun struct {
 	sites map[string]*events.Site
 }
 
-// readLastRun parses the events file and keeps the last run's compiles
-// (the process id of the last event). Lines that are not events are
-// skipped.
-func readLastRun(path string) (*lastRun, error) {
+// ReadLastRun parses an events file and keeps the last run's compiles (the
+// process id of the last event). Lines that are not events are skipped.
+func ReadLastRun(path string) (*LastRun, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	evs, _ := events.Decode(f)
-	run := &lastRun{sites: map[string]*events.Site{}}
+	run := &LastRun{sites: map[string]*events.Site{}}
 	if len(evs) == 0 {
 		return run, nil
 	}
@@ -106,16 +105,14 @@ func siteMessage(st *events.Site) string {
 			fmt.Fprintf(&b, " and %d other cause(s)", len(st.Causes)-1)
 		}
 	}
-	fmt.Fprintf(&b, "; %s tracing and compiling %s in all", fmtMs(st.MS), st.Function)
+	fmt.Fprintf(&b, "; %s tracing and compiling %s in all", FormatMs(st.MS), st.Function)
 	return b.String()
 }
 
-// current returns the last run of the configured events file (re-read when
-// the file changed), or nil when there is none. It starts the poller.
-func (r *runtimeEvents) current() *lastRun {
-	r.s.mu.Lock()
-	path := r.s.settings.RuntimeEvents
-	r.s.mu.Unlock()
+// Current returns the last run of the events file (re-read when the file
+// changed), or nil when there is none. It starts the poller.
+func (r *Runs) Current() *LastRun {
+	path := r.Path()
 	if path == "" {
 		return nil
 	}
@@ -124,7 +121,8 @@ func (r *runtimeEvents) current() *lastRun {
 	defer r.mu.Unlock()
 	if !r.polling {
 		r.polling = true
-		go r.poll()
+		r.done = make(chan struct{})
+		go r.poll(r.done)
 	}
 	stamp, ok := stampOf(path)
 	if !ok {
@@ -132,9 +130,9 @@ func (r *runtimeEvents) current() *lastRun {
 		return nil
 	}
 	if r.run == nil || path != r.path || stamp != r.stamp {
-		run, err := readLastRun(path)
+		run, err := ReadLastRun(path)
 		if err != nil {
-			r.s.logf("jitls: reading runtime events: %v", err)
+			r.Logf("jitls: reading runtime events: %v", err)
 			return nil
 		}
 		r.run, r.path, r.stamp = run, path, stamp
@@ -142,13 +140,13 @@ func (r *runtimeEvents) current() *lastRun {
 	return r.run
 }
 
-// poll re-analyses every package when the events file changes.
-func (r *runtimeEvents) poll() {
-	t := time.NewTicker(runtimePoll)
+// poll calls Changed whenever the events file changes, until done closes.
+func (r *Runs) poll(done chan struct{}) {
+	t := time.NewTicker(runsPoll)
 	defer t.Stop()
 	for {
 		select {
-		case <-r.done:
+		case <-done:
 			return
 		case <-t.C:
 		}
@@ -159,45 +157,43 @@ func (r *runtimeEvents) poll() {
 			continue
 		}
 		if now, _ := stampOf(path); now != old {
-			r.s.diags.rescheduleAll()
+			r.Changed()
 		}
 	}
 }
 
-// addDiagnostics adds the runtime diagnostics of res's files. A file
-// whose content (on disk or in an unsaved buffer) is not the one the run
-// recorded gets none: its lines may have moved.
-func (r *runtimeEvents) addDiagnostics(res *Snapshot) {
-	run := r.current()
-	if run == nil || res.Parsed == nil {
-		return
+// Recompile is a call site that the last run compiled more than once: a
+// span of a line of a snapshot's file, and what to say of it.
+type Recompile struct {
+	Span
+	Message string
+}
+
+// Recompiles returns the call sites of s's files that run compiled more
+// than once. A file whose content (on disk or in an unsaved buffer) is not
+// the one the run recorded gets none: its lines may have moved.
+func (s *Snapshot) Recompiles(run *LastRun) []Recompile {
+	if run == nil || s.Parsed == nil {
+		return nil
 	}
+	var out []Recompile
 	for _, st := range run.sites {
 		if st.Compiles < 2 {
 			continue
 		}
 		file := filepath.Clean(st.File)
-		content, ok := res.Parsed.Contents[file]
-		m := res.mappers[file]
-		if !ok || m == nil || !events.SameSource(st.Sources, st.File, content) {
+		content, ok := s.Parsed.Contents[file]
+		if !ok || !events.SameSource(st.Sources, st.File, content) {
 			continue
 		}
 		start, end, ok := LineSpan(content, st.Line)
 		if !ok {
 			continue
 		}
-		u := fileURI(file)
-		rng := m.rangeOf(start, end)
-		msg := siteMessage(st)
-		for _, d := range res.diags[u] {
-			if d.diag.Code != "runtime" && d.diag.Code != "jitargs" && d.diag.Range.Start.Line <= rng.Start.Line && rng.Start.Line <= d.diag.Range.End.Line {
-				msg += fmt.Sprintf(" (the %v analyzer reports this call too: the run agrees)", d.diag.Code)
-				break
-			}
-		}
-		res.diags[u] = append(res.diags[u], storedDiag{version: res.version(file), diag: protocol.Diagnostic{
-			Range: rng, Severity: protocol.DiagnosticSeverityInformation, Code: "runtime", Source: "jitls", Message: msg}})
+		out = append(out, Recompile{Span{file, start, end}, siteMessage(st)})
 	}
+	slices.SortFunc(out, func(a, b Recompile) int { return a.Start - b.Start })
+	return out
 }
 
 // LineSpan returns the byte offsets of line (1-based) of content without
@@ -219,4 +215,16 @@ func LineSpan(content []byte, line int) (int, int, bool) {
 		start++
 	}
 	return start, end, true
+}
+
+// FormatMs formats a duration in milliseconds with the precision a reader
+// needs: "123 ms", "4.5 ms", "0.12 ms".
+func FormatMs(ms float64) string {
+	switch {
+	case ms >= 100:
+		return fmt.Sprintf("%.0f ms", ms)
+	case ms >= 1:
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.2f ms", ms)
 }

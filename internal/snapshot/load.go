@@ -1,4 +1,4 @@
-package lsp
+package snapshot
 
 import (
 	"cmp"
@@ -176,7 +176,7 @@ type Parsed struct {
 // buffers) replacing disk content. If a file imports a package the
 // universe lacks, it stops early with newDeps set when stopOnNewDeps, and
 // otherwise type-checks anyway (the import becomes a type error).
-func parsePackage(u *Universe, docs map[string]*document, stopOnNewDeps bool) (*Parsed, error) {
+func parsePackage(u *Universe, docs map[string]File, stopOnNewDeps bool) (*Parsed, error) {
 	files := slices.Concat(u.goFiles, u.xtest)
 	for path := range docs {
 		if !slices.Contains(files, path) && strings.HasSuffix(path, ".go") {
@@ -190,9 +190,9 @@ func parsePackage(u *Universe, docs map[string]*document, stopOnNewDeps bool) (*
 	var illFormed bool
 	for _, path := range files {
 		var src []byte
-		if d := docs[path]; d != nil {
-			src = d.text
-			pp.Versions[path] = d.version
+		if d, ok := docs[path]; ok {
+			src = d.Content
+			pp.Versions[path] = d.Version
 		} else {
 			b, err := os.ReadFile(path)
 			if err != nil {

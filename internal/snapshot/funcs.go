@@ -1,9 +1,10 @@
-package lsp
+package snapshot
 
 import (
 	"cmp"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"slices"
@@ -219,9 +220,21 @@ func parseDirectiveComment(dir *ast.Comment, fset *token.FileSet) ([]previewer.A
 	return args, nil, at, whole
 }
 
-// SyntaxProblems returns the //jit:args syntax problems of a parsed file:
-// what can be reported before the package's types are known.
-func SyntaxProblems(f *ast.File, fset *token.FileSet) []Problem {
+// OverlayProblems returns the //jit:args syntax problems of open buffers:
+// what can be reported before (or without) the package's types.
+func OverlayProblems(overlay map[string]File) []Problem {
+	var out []Problem
+	for path, f := range overlay {
+		fset := token.NewFileSet()
+		if file, _ := parser.ParseFile(fset, path, f.Content, parser.ParseComments|parser.SkipObjectResolution); file != nil {
+			out = append(out, syntaxProblems(file, fset)...)
+		}
+	}
+	return out
+}
+
+// syntaxProblems returns the //jit:args syntax problems of a parsed file.
+func syntaxProblems(f *ast.File, fset *token.FileSet) []Problem {
 	var out []Problem
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {

@@ -1,4 +1,4 @@
-package lsp
+package snapshot
 
 import (
 	"crypto/sha256"
