@@ -23,7 +23,7 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 	if err != nil {
 		return actions, nil
 	}
-	res, err := s.diags.waitResult(ctx, filepath.Dir(path))
+	res, err := s.waitResult(ctx, filepath.Dir(path))
 	if err != nil || res.Parsed == nil {
 		return actions, nil
 	}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
 )
@@ -20,7 +21,7 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		}
 		return lenses, nil
 	}
-	m := res.mappers[path]
+	m := res.analysedMapper(path)
 	for _, tf := range res.Traced {
 		if tf.File != path || m == nil {
 			continue
@@ -41,7 +42,7 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 
 // jaxprLensTitle is "jaxpr", or says that the function's preview (run for
 // the hover or the inlay hints) failed: clicking the lens shows why.
-func (s *Server) jaxprLensTitle(res *Snapshot, tf *Func) string {
+func (s *Server) jaxprLensTitle(res *pkgResult, tf *snapshot.Func) string {
 	if s.mayRun(tf.File) != nil || tf.SigErr != "" {
 		return "jaxpr"
 	}

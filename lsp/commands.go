@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -69,7 +70,7 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 
 // commandTarget checks trust and finds the traced function a preview
 // command names, as a JSON-RPC error when it cannot.
-func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, function string) (*Snapshot, *Func, error) {
+func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, function string) (*pkgResult, *snapshot.Func, error) {
 	path, err := filePath(u)
 	if err != nil {
 		return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
@@ -84,7 +85,7 @@ func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, func
 		}
 		return nil, nil, jsonrpc2.NewError(errRequestFailed, err.Error())
 	}
-	tf := res.tracedNamed(function)
+	tf := res.TracedNamed(function)
 	if tf == nil {
 		return nil, nil, jsonrpc2.Errorf(errRequestFailed, "%s is not a traced top-level function of the package of %s (pass it to jit.Jit or mark it //jit:traced)", function, u)
 	}

@@ -13,6 +13,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/jitlint/jitlint/internal/snapshot"
 )
 
 // document is an open text buffer as the client last described it. It is
@@ -99,7 +101,7 @@ func (s *Server) didOpen(ctx context.Context, raw json.RawMessage) error {
 	s.mu.Unlock()
 	if list := uriProblem(doc.uri, doc.version); list != nil {
 		if !s.caps().pullDiagnostics {
-			s.diags.publish(doc.uri, list, doc.version)
+			s.publish(doc.uri, list, doc.version)
 		}
 		return errors.New(list[0].diag.Message)
 	}
@@ -181,7 +183,7 @@ func (s *Server) didClose(ctx context.Context, raw json.RawMessage) error {
 	delete(s.docs, p.TextDocument.URI)
 	s.mu.Unlock()
 	if doc != nil && doc.path != "" {
-		s.diags.scheduleBackground(filepath.Dir(doc.path))
+		s.view.ScheduleBackground(filepath.Dir(doc.path))
 	}
 	return nil
 }
@@ -197,12 +199,12 @@ func (s *Server) didSave(ctx context.Context, raw json.RawMessage) error {
 	}
 	// A saved file may be a dependency of other packages: their cached
 	// dependency types are stale now.
-	s.diags.invalidateDependents(filepath.Dir(path))
+	s.view.InvalidateDependents(filepath.Dir(path))
 	return nil
 }
 
 func (s *Server) didChangeWatchedFiles(ctx context.Context, raw json.RawMessage) error {
-	s.diags.invalidateDependents("")
+	s.view.InvalidateDependents("")
 	return nil
 }
 
@@ -211,17 +213,17 @@ func (s *Server) documentChanged(doc *document) {
 	if doc.path == "" || !strings.HasSuffix(doc.path, ".go") {
 		return
 	}
-	s.diags.schedule(filepath.Dir(doc.path))
+	s.view.Schedule(filepath.Dir(doc.path))
 }
 
-// snapshotDocs returns the open documents in dir, by absolute path.
-func (s *Server) snapshotDocs(dir string) map[string]*document {
+// overlay returns the open documents in dir, by absolute path.
+func (s *Server) overlay(dir string) map[string]snapshot.File {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := map[string]*document{}
+	out := map[string]snapshot.File{}
 	for _, d := range s.docs {
 		if d.path != "" && filepath.Dir(d.path) == dir {
-			out[d.path] = d
+			out[d.path] = snapshot.File{Content: d.text, Version: d.version}
 		}
 	}
 	return out
@@ -246,6 +248,6 @@ func (s *Server) didChangeConfiguration(ctx context.Context, raw json.RawMessage
 	s.settings = next
 	s.analyzers = s.suite(next)
 	s.mu.Unlock()
-	s.diags.rescheduleAll()
+	s.view.RescheduleAll()
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
 
@@ -23,7 +24,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 		return nil, nil
 	}
-	m := res.mappers[path]
+	m := res.analysedMapper(path)
 	if m == nil {
 		return nil, nil
 	}
@@ -31,7 +32,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, nil
 	}
-	tf, sp := res.tracedAt(path, off)
+	tf, sp := res.TracedAt(path, off)
 	if tf == nil {
 		if h := s.lineHover(ctx, res, path, off, m); h != nil {
 			return h, nil
@@ -51,7 +52,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 
 // hoverText is the hover shown on a traced function, or on a
 // transformation call (tf is then the transformed copy).
-func (s *Server) hoverText(ctx context.Context, res *Snapshot, tf *Func) *markup {
+func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *snapshot.Func) *markup {
 	m := new(markup).strong(tf.Title())
 	if tf.Xform != nil {
 		m.text(" (the transformed function, traced by jit)").para()
@@ -82,3 +83,15 @@ func (s *Server) hoverText(ctx context.Context, res *Snapshot, tf *Func) *markup
 	return m
 }
 
+// costTitle is the one-line summary of a measurement.
+func costTitle(m *result.Preview) string {
+	where := m.Backend
+	if m.Device != "" && m.Backend != "cpu" {
+		where += " (" + m.Device + ")"
+	}
+	title := fmt.Sprintf("compile %s · cached %s · %s", snapshot.FormatMs(m.CompileMs+m.LowerMs), snapshot.FormatMs(m.CachedCallMs), where)
+	if m.GPUEstimate != "" {
+		title += " · " + m.GPUEstimate
+	}
+	return title
+}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"github.com/jitlint/jitlint/internal/snapshot"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,13 +22,8 @@ const maxLineEqns = 30
 // a trusted workspace): the equations of the function's jaxpr preview that
 // the line staged, from the tracer's source map. nil when the line staged
 // none or there is no preview (the function's name hover shows why).
-func (s *Server) lineHover(ctx context.Context, res *Snapshot, path string, off int, m *mapper) *protocol.Hover {
-	var tf *Func
-	for _, t := range res.Traced {
-		if t.File == path && t.DeclSpan.Start <= off && off <= t.DeclSpan.End {
-			tf = t
-		}
-	}
+func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off int, m *mapper) *protocol.Hover {
+	tf := res.DeclaredAt(path, off)
 	if tf == nil || tf.SigErr != "" || s.mayRun(tf.File) != nil {
 		return nil
 	}
@@ -50,7 +46,7 @@ func (s *Server) lineHover(ctx context.Context, res *Snapshot, path string, off 
 	if len(eqns) > len(shown) {
 		text.para().text(fmt.Sprintf("… and %d more.", len(eqns)-len(shown)))
 	}
-	start, end, _ := LineSpan(res.Parsed.Contents[path], line)
+	start, end, _ := snapshot.LineSpan(res.Parsed.Contents[path], line)
 	rng := m.rangeOf(start, end)
 	return &protocol.Hover{Contents: s.caps().markup(text), Range: &rng}
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"github.com/jitlint/jitlint/internal/snapshot"
 	"go/ast"
 	"go/token"
 	"sync"
@@ -54,11 +55,11 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 		}
 		return hints, nil
 	}
-	m := res.mappers[path]
+	m := res.analysedMapper(path)
 	if m == nil || res.Result == nil {
 		return hints, nil
 	}
-	var missing []*Func
+	var missing []*snapshot.Func
 	for _, tf := range res.Traced {
 		if tf.File != path || tf.SigErr != "" {
 			continue
@@ -101,7 +102,7 @@ type hintAt struct {
 }
 
 // funcHints computes tf's hints from its preview r.
-func funcHints(res *Snapshot, tf *Func, r *result.Preview) []hintAt {
+func funcHints(res *pkgResult, tf *snapshot.Func, r *result.Preview) []hintAt {
 	fd := funcDecl(res.Result, tf)
 	if fd == nil {
 		return nil
@@ -213,7 +214,7 @@ func stagingLines(fset *token.FileSet, es []ast.Expr) []int {
 }
 
 // funcDecl returns tf's declaration from the traced analyzer's result.
-func funcDecl(tr *traced.Result, tf *Func) *ast.FuncDecl {
+func funcDecl(tr *traced.Result, tf *snapshot.Func) *ast.FuncDecl {
 	for _, fn := range tr.Funcs {
 		if fd, ok := fn.Node.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == tf.Name {
 			return fd
@@ -231,12 +232,12 @@ type hintPreviews struct {
 
 // previewInBackground previews funcs of res and then asks the client to
 // refresh its inlay hints.
-func (h *hintPreviews) previewInBackground(s *Server, res *Snapshot, funcs []*Func) {
+func (h *hintPreviews) previewInBackground(s *Server, res *pkgResult, funcs []*snapshot.Func) {
 	h.mu.Lock()
 	if h.running == nil {
 		h.running = map[string]bool{}
 	}
-	var todo []*Func
+	var todo []*snapshot.Func
 	for _, tf := range funcs {
 		k := res.Dir + "\x00" + tf.Name
 		if !h.running[k] {

@@ -27,7 +27,7 @@ func (s *Server) diffJaxprCommand(ctx context.Context, args []json.RawMessage) (
 	}
 	pr := s.startProgress(ctx, "jitls: tracing "+tf.Name+" twice for a jaxpr diff")
 	t := previewer.Target{Key: tf.Name, Func: tf.Name, Sig: tf.Sig, Static: tf.Static}
-	d, err := s.previews.Diff(ctx, source(res, s.snapshotDocs(res.Dir)), t, [2]string{arg.Signatures[0], arg.Signatures[1]}, pr.report)
+	d, err := s.previews.Diff(ctx, res.Source(), t, [2]string{arg.Signatures[0], arg.Signatures[1]}, pr.report)
 	if err != nil {
 		pr.end("failed")
 		if ctx.Err() != nil {

@@ -88,7 +88,7 @@ func (s *Server) shutdown() {
 		c()
 	}
 	s.mu.Unlock()
-	s.diags.stop()
+	s.view.Stop()
 	s.previews.Close()
 }
 

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"github.com/jitlint/jitlint/internal/previewer"
 	"github.com/jitlint/jitlint/jit/preview/result"
@@ -10,8 +11,8 @@ import (
 
 // cachedJaxpr returns tf's jaxpr preview for res's current content if it
 // was already computed, nil otherwise; it never builds or runs anything.
-func (s *Server) cachedJaxpr(res *Snapshot, tf *Func) (*result.Preview, error) {
-	pkg, err := s.harnesses.prepare(res, res.Previewable, func() map[string]*document { return s.snapshotDocs(res.Dir) })
+func (s *Server) cachedJaxpr(res *pkgResult, tf *snapshot.Func) (*result.Preview, error) {
+	pkg, err := s.harnesses.prepare(res, res.Previewable)
 	if err != nil {
 		return nil, err
 	}
@@ -20,14 +21,14 @@ func (s *Server) cachedJaxpr(res *Snapshot, tf *Func) (*result.Preview, error) {
 
 // runPreview checks trust and the signature, then previews tf, showing
 // the progress to the client.
-func (s *Server) runPreview(ctx context.Context, res *Snapshot, tf *Func, mode result.Mode) (*result.Preview, error) {
+func (s *Server) runPreview(ctx context.Context, res *pkgResult, tf *snapshot.Func, mode result.Mode) (*result.Preview, error) {
 	if err := s.mayRun(tf.File); err != nil {
 		return nil, err
 	}
 	if tf.SigErr != "" {
 		return nil, fmt.Errorf("%s cannot be previewed: %s", tf.Title(), tf.SigErr)
 	}
-	pkg, err := s.harnesses.prepare(res, res.Previewable, func() map[string]*document { return s.snapshotDocs(res.Dir) })
+	pkg, err := s.harnesses.prepare(res, res.Previewable)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func (s *Server) runPreview(ctx context.Context, res *Snapshot, tf *Func, mode r
 }
 
 // userError is the failure the harness reported for tf, or nil.
-func userError(tf *Func, r *result.Preview) error {
+func userError(tf *snapshot.Func, r *result.Preview) error {
 	pos := ""
 	if tf.Xform != nil {
 		pos = tf.Xform.Pos

@@ -43,7 +43,7 @@ func (s *Server) pullDiagnostics(ctx context.Context, raw json.RawMessage) (any,
 	}
 	list := uriProblem(p.TextDocument.URI, -1)
 	if path, err := filePath(p.TextDocument.URI); err == nil && strings.HasSuffix(path, ".go") {
-		res, err := s.diags.waitResult(ctx, filepath.Dir(path))
+		res, err := s.waitResult(ctx, filepath.Dir(path))
 		if err != nil {
 			return nil, err // cancelled: the reply becomes RequestCancelled
 		}

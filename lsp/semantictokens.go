@@ -85,7 +85,7 @@ func (s *Server) semanticTokens(ctx context.Context, u protocol.DocumentURI, rng
 		}
 		return map[string]any{"data": data}, nil
 	}
-	m := res.mappers[path]
+	m := res.analysedMapper(path)
 	if m == nil || res.Result == nil {
 		return map[string]any{"data": data}, nil
 	}
@@ -134,7 +134,7 @@ func funcParams(info *types.Info, node ast.Node) []*types.Var {
 }
 
 // fileTokens returns path's tokens in order.
-func fileTokens(res *Snapshot, path string) []semToken {
+func fileTokens(res *pkgResult, path string) []semToken {
 	tr, info, fset := res.Result, res.Parsed.Pkg.TypesInfo, res.Parsed.Pkg.Fset
 	params := map[*types.Var]bool{}
 	static := map[*types.Var]bool{}

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/jitlint/jitlint/internal/previewer"
+	"github.com/jitlint/jitlint/internal/snapshot"
 )
 
 // Options configures a Server. The zero value is usable: no analyzers,
@@ -69,8 +70,9 @@ type Server struct {
 
 	previews  *previewer.Engine // builds and runs previews; owns every child process and temporary file
 	harnesses harnesses
-	diags     *diagnoser
-	runtime   *runtimeEvents
+	view      *snapshot.View // analyses the packages of open files
+	results   results        // their diagnostics
+	runs      *snapshot.Runs // the last run's recompiles (the runtimeEvents setting)
 	hints     hintPreviews
 }
 
@@ -95,8 +97,17 @@ func New(opts Options) *Server {
 		settings: defaultSettings(),
 	}
 	s.previews = previewer.New(previewer.Config{GoCommand: opts.GoCommand, BuildTimeout: opts.BuildTimeout, RunTimeout: opts.RunTimeout, Logf: s.logf})
-	s.diags = newDiagnoser(s)
-	s.runtime = newRuntimeEvents(s)
+	s.view = snapshot.NewView(snapshot.Config{
+		Delay:     opts.DiagnosticsDelay,
+		Analyzers: s.currentAnalyzers,
+		Overlay:   s.overlay,
+		GoEnv:     s.previews.GoEnv,
+		Logf:      s.logf,
+		Loading:   s.loading,
+		Analyzed:  s.analyzed,
+	})
+	s.results = results{byDir: map[string]*pkgResult{}, published: map[string]map[protocol.DocumentURI]bool{}}
+	s.runs = &snapshot.Runs{Path: s.runtimeEventsPath, Changed: s.view.RescheduleAll, Logf: s.logf}
 	return s
 }
 
@@ -117,8 +128,8 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	case <-ctx.Done():
 		s.conn.close()
 	}
-	s.diags.stop()
-	s.runtime.stop()
+	s.view.Stop()
+	s.runs.Stop()
 	s.mu.Lock()
 	for _, c := range s.inflight {
 		c()
@@ -138,6 +149,20 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	case <-time.After(5 * time.Second):
 	}
 	return code
+}
+
+// currentAnalyzers returns the analyzers of the current settings.
+func (s *Server) currentAnalyzers() []*analysis.Analyzer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.analyzers
+}
+
+// runtimeEventsPath returns the events file of the runtimeEvents setting.
+func (s *Server) runtimeEventsPath() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings.RuntimeEvents
 }
 
 // logf sends a log line to the client (window/logMessage) and to Options.Log.
