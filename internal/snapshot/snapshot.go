@@ -37,7 +37,7 @@ type Snapshot struct {
 	Transforms  []*Func        // the transformation calls of Traced, as copies of them (scanTransforms)
 	Previewable []*Func        // Traced, then Transforms: what the package's preview harness traces
 
-	Findings []Finding  // the analyzers' diagnostics, of the package and of its external tests
+	Findings []Finding // the analyzers' diagnostics, of the package and of its external tests
 	Problems []Problem // problems with //jit:args directives (only their syntax when types are unavailable)
 
 	Err      error         // why the analysis is incomplete, if it is

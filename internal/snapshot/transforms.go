@@ -35,7 +35,7 @@ type Transform struct {
 	Spans  []Span                // the call, and the jit.Jit / jit.MakeJaxpr calls that take it
 	Label  string                // the call as written, e.g. "jit.Vmap(SoftOrSharp)"
 	Pos    string                // file:line:col of the call, for errors
-	Base   *Func           // F
+	Base   *Func                 // F
 	Layers []previewer.Transform // innermost first
 }
 
