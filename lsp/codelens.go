@@ -59,7 +59,7 @@ func (s *Server) refreshCodeLenses() {
 		return
 	}
 	go func() {
-		if err := s.conn.call(context.Background(), "workspace/codeLens/refresh", nil, nil); err != nil {
+		if err := s.conn.Call(context.Background(), "workspace/codeLens/refresh", nil, nil); err != nil {
 			s.logf("jitls: workspace/codeLens/refresh: %v", err)
 		}
 	}()

@@ -103,7 +103,7 @@ func (s *Server) applyFix(ctx context.Context, args []json.RawMessage) (any, err
 		Applied       bool   `json:"applied"`
 		FailureReason string `json:"failureReason"`
 	}
-	if err := s.conn.call(ctx, "workspace/applyEdit", map[string]any{"label": "jitls quick fix", "edit": edit}, &res); err != nil {
+	if err := s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": "jitls quick fix", "edit": edit}, &res); err != nil {
 		return nil, jsonrpc2.Errorf(errRequestFailed, "workspace/applyEdit: %v", err)
 	}
 	if !res.Applied {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 	"runtime/debug"
 	"sync/atomic"
 
@@ -51,15 +52,15 @@ type replier func(result any, err error)
 // handle is the connection's handler for every request and notification.
 // It never lets a panic escape: a panicking request is answered with
 // InternalError.
-func (s *Server) handle(ctx context.Context, m *message) {
+func (s *Server) handle(ctx context.Context, m *jsonrpc.Message) {
 	reply := s.replier(m)
 	defer func() {
 		if r := recover(); r != nil {
-			s.logf("jitls: panic handling %s: %v\n%s", m.method, r, debug.Stack())
-			reply(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in jitls while handling %s: %v", m.method, r))
+			s.logf("jitls: panic handling %s: %v\n%s", m.Method, r, debug.Stack())
+			reply(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in jitls while handling %s: %v", m.Method, r))
 		}
 	}()
-	if m.isCall() {
+	if m.IsCall() {
 		s.handleCall(ctx, reply, m)
 	} else {
 		s.handleNotification(ctx, m)
@@ -68,20 +69,20 @@ func (s *Server) handle(ctx context.Context, m *message) {
 
 // replier makes the replier of m: it writes m's id exactly as the client
 // sent it, once; for a notification it does nothing.
-func (s *Server) replier(m *message) replier {
+func (s *Server) replier(m *jsonrpc.Message) replier {
 	var done atomic.Bool
 	return func(result any, err error) {
-		if !m.isCall() || !done.CompareAndSwap(false, true) {
+		if !m.IsCall() || !done.CompareAndSwap(false, true) {
 			return
 		}
-		if werr := s.conn.reply(m.id, result, err); werr != nil {
-			s.logf("jitls: replying to %s: %v", m.method, werr)
+		if werr := s.conn.Reply(m.ID, result, err); werr != nil {
+			s.logf("jitls: replying to %s: %v", m.Method, werr)
 		}
 	}
 }
 
-func (s *Server) handleCall(ctx context.Context, reply replier, call *message) {
-	method := call.method
+func (s *Server) handleCall(ctx context.Context, reply replier, call *jsonrpc.Message) {
+	method := call.Method
 	s.mu.Lock()
 	state := s.state
 	s.mu.Unlock()
@@ -91,7 +92,7 @@ func (s *Server) handleCall(ctx context.Context, reply replier, call *message) {
 			reply(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received; send it only once per session"))
 			return
 		}
-		reply(s.initialize(ctx, call.params))
+		reply(s.initialize(ctx, call.Params))
 		return
 	case state == stateCreated:
 		reply(nil, jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "%s before initialize: send initialize first", method))
@@ -109,7 +110,7 @@ func (s *Server) handleCall(ctx context.Context, reply replier, call *message) {
 		reply(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "jitls does not implement %s", method))
 		return
 	}
-	key := idKey(call.id)
+	key := jsonrpc.IDKey(call.ID)
 	rctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	s.inflight[key] = cancel
@@ -127,7 +128,7 @@ func (s *Server) handleCall(ctx context.Context, reply replier, call *message) {
 			s.mu.Unlock()
 			cancel()
 		}()
-		res, err := fn(s, rctx, call.params)
+		res, err := fn(s, rctx, call.Params)
 		if rctx.Err() != nil && ctx.Err() == nil {
 			err = errRequestCancelled
 		}
@@ -135,14 +136,14 @@ func (s *Server) handleCall(ctx context.Context, reply replier, call *message) {
 	}()
 }
 
-func (s *Server) handleNotification(ctx context.Context, n *message) {
-	method := n.method
+func (s *Server) handleNotification(ctx context.Context, n *jsonrpc.Message) {
+	method := n.Method
 	if method == protocol.MethodExit {
 		s.exit()
 		return
 	}
 	if method == protocol.MethodCancelRequest {
-		s.cancelRequest(n.params)
+		s.cancelRequest(n.Params)
 		return
 	}
 	s.mu.Lock()
@@ -157,7 +158,7 @@ func (s *Server) handleNotification(ctx context.Context, n *message) {
 		// $/ notifications and unknown ones may be ignored (LSP spec).
 		return
 	}
-	if err := fn(s, ctx, n.params); err != nil {
+	if err := fn(s, ctx, n.Params); err != nil {
 		s.logf("jitls: %s: %v", method, err)
 	}
 }
@@ -167,12 +168,12 @@ func (s *Server) cancelRequest(params json.RawMessage) {
 	var p struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil || validID(p.ID) == nil {
+	if err := json.Unmarshal(params, &p); err != nil || jsonrpc.ValidID(p.ID) == nil {
 		s.logf("jitls: $/cancelRequest without a usable id (a number or a string): %s", params)
 		return
 	}
 	s.mu.Lock()
-	cancel := s.inflight[idKey(validID(p.ID))]
+	cancel := s.inflight[jsonrpc.IDKey(jsonrpc.ValidID(p.ID))]
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 	"io"
 	"strconv"
 	"strings"
@@ -174,7 +175,7 @@ func singleFrame(input []byte) ([]byte, bool) {
 		return nil, false
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n != len(rest) || n > maxFrameBytes {
+	if err != nil || n != len(rest) || n > jsonrpc.MaxFrameBytes {
 		return nil, false
 	}
 	return []byte(rest), true

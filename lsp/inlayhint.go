@@ -272,7 +272,7 @@ func (s *Server) refreshInlayHints() {
 	if !s.caps().inlayHintRefresh {
 		return
 	}
-	if err := s.conn.call(context.Background(), "workspace/inlayHint/refresh", nil, nil); err != nil {
+	if err := s.conn.Call(context.Background(), "workspace/inlayHint/refresh", nil, nil); err != nil {
 		s.logf("jitls: workspace/inlayHint/refresh: %v", err)
 	}
 }

@@ -101,5 +101,5 @@ func (s *Server) exit() {
 	}
 	s.state = stateExited
 	close(s.exited)
-	s.conn.close()
+	s.conn.Close()
 }

@@ -26,7 +26,7 @@ func (s *Server) startProgress(ctx context.Context, title string) *progress {
 	token := fmt.Sprintf("jitls-%d", progressSeq.Add(1))
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if err := s.conn.call(cctx, protocol.MethodWorkDoneProgressCreate, map[string]any{"token": token}, nil); err != nil {
+	if err := s.conn.Call(cctx, protocol.MethodWorkDoneProgressCreate, map[string]any{"token": token}, nil); err != nil {
 		s.logf("jitls: the client refused a progress token: %v", err)
 		return &progress{}
 	}

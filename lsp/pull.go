@@ -68,7 +68,7 @@ func (s *Server) refreshDiagnostics() {
 		return
 	}
 	go func() {
-		if err := s.conn.call(context.Background(), "workspace/diagnostic/refresh", nil, nil); err != nil {
+		if err := s.conn.Call(context.Background(), "workspace/diagnostic/refresh", nil, nil); err != nil {
 			s.logf("jitls: workspace/diagnostic/refresh: %v", err)
 		}
 	}()

@@ -14,6 +14,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 	"io"
 	"sync"
 	"time"
@@ -54,7 +55,7 @@ type Options struct {
 type Server struct {
 	opts Options
 
-	conn *conn
+	conn *jsonrpc.Conn
 
 	mu         sync.Mutex
 	state      lifecycle
@@ -117,16 +118,16 @@ func New(opts Options) *Server {
 func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.conn = newConn(newFrameStream(rwc, s.logf), s.logf)
-	go s.conn.serve(func(m *message) { s.handle(ctx, m) })
+	s.conn = jsonrpc.NewConn(rwc, s.logf)
+	go s.conn.Serve(func(m *jsonrpc.Message) { s.handle(ctx, m) })
 	// After exit (or cancellation) the connection is closed but not waited
 	// for: a read blocked on stdin cannot be interrupted, and the process is
 	// about to end anyway.
 	select {
-	case <-s.conn.done:
+	case <-s.conn.Done():
 	case <-s.exited:
 	case <-ctx.Done():
-		s.conn.close()
+		s.conn.Close()
 	}
 	s.view.Stop()
 	s.runs.Stop()
@@ -179,7 +180,7 @@ func (s *Server) logf(format string, args ...any) {
 
 // notify sends a notification to the client, logging (not returning) failures.
 func (s *Server) notify(method string, params any) {
-	if err := s.conn.notify(method, params); err != nil && s.opts.Log != nil {
+	if err := s.conn.Notify(method, params); err != nil && s.opts.Log != nil {
 		fmt.Fprintf(s.opts.Log, "jitls: sending %s: %v\n", method, err)
 	}
 }

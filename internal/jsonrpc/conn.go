@@ -1,4 +1,4 @@
-package lsp
+package jsonrpc
 
 import (
 	"bytes"
@@ -14,20 +14,20 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// message is one JSON-RPC 2.0 message the client sent. The id stays the
+// Message is one JSON-RPC 2.0 Message the client sent. The id stays the
 // raw JSON the client wrote (a string, a number or null), so that the reply
-// carries it exactly as sent; it is nil when the message has no id member
+// carries it exactly as sent; it is nil when the Message has no id member
 // (a notification).
-type message struct {
-	id     json.RawMessage
-	method string // "" for a response
-	params json.RawMessage
-	result json.RawMessage // a response's result
-	err    *jsonrpc2.Error // a response's error
+type Message struct {
+	ID     json.RawMessage
+	Method string // "" for a response
+	Params json.RawMessage
+	Result json.RawMessage // a response's result
+	Err    *jsonrpc2.Error // a response's error
 }
 
-// isCall reports whether m is a request that needs a reply.
-func (m *message) isCall() bool { return m.method != "" && m.id != nil }
+// IsCall reports whether m is a request that needs a reply.
+func (m *Message) IsCall() bool { return m.Method != "" && m.ID != nil }
 
 // badMessage is a frame that is not a JSON-RPC 2.0 message: the error the
 // server answers it with, and the id to answer with (nil for null).
@@ -38,7 +38,7 @@ type badMessage struct {
 }
 
 // decodeMessage parses and checks one frame's body.
-func decodeMessage(body []byte) (*message, *badMessage) {
+func decodeMessage(body []byte) (*Message, *badMessage) {
 	var w struct {
 		Version *string         `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -57,35 +57,35 @@ func decodeMessage(body []byte) (*message, *badMessage) {
 		case len(bytes.TrimSpace(body)) > 0 && bytes.TrimSpace(body)[0] != '{':
 			return nil, &badMessage{nil, jsonrpc2.InvalidRequest, "a JSON-RPC message is a JSON object"}
 		}
-		return nil, &badMessage{validID(rawMember(body, "id")), jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 message: " + err.Error()}
+		return nil, &badMessage{ValidID(rawMember(body, "id")), jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 message: " + err.Error()}
 	}
-	id := validID(w.ID)
+	id := ValidID(w.ID)
 	if w.ID != nil && id == nil {
 		return nil, &badMessage{nil, jsonrpc2.InvalidRequest, fmt.Sprintf("the id %s is neither a string, a number nor null", w.ID)}
 	}
 	if w.Version == nil || *w.Version != "2.0" {
 		return nil, &badMessage{id, jsonrpc2.InvalidRequest, `not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0"`}
 	}
-	m := &message{id: id, params: w.Params}
+	m := &Message{ID: id, Params: w.Params}
 	switch {
 	case w.Method != nil && *w.Method == "":
 		return nil, &badMessage{id, jsonrpc2.InvalidRequest, "the method is empty"}
 	case w.Method != nil:
-		m.method = *w.Method
+		m.Method = *w.Method
 	case w.Result != nil || w.Error != nil:
 		if id == nil {
 			return nil, &badMessage{nil, jsonrpc2.InvalidRequest, "a response without an id"}
 		}
-		m.result, m.err = w.Result, w.Error
+		m.Result, m.Err = w.Result, w.Error
 	default:
 		return nil, &badMessage{id, jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 request: it has no method (a request) and no result or error (a response)"}
 	}
 	return m, nil
 }
 
-// validID returns id, compacted, if it is a JSON-RPC id (a string, a
+// ValidID returns id, compacted, if it is a JSON-RPC id (a string, a
 // number or null), else nil.
-func validID(id json.RawMessage) json.RawMessage {
+func ValidID(id json.RawMessage) json.RawMessage {
 	id = bytes.TrimSpace(id)
 	if len(id) == 0 {
 		return nil
@@ -119,9 +119,9 @@ func rawMember(body []byte, name string) json.RawMessage {
 	return m[name]
 }
 
-// idKey is the key of a request id in maps: the same for the same id
+// IDKey is the key of a request id in maps: the same for the same id
 // however it is spelled ("a" and "\u0061" are one id).
-func idKey(id json.RawMessage) string {
+func IDKey(id json.RawMessage) string {
 	var s string
 	if len(id) > 0 && id[0] == '"' && json.Unmarshal(id, &s) == nil {
 		return strconv.Quote(s)
@@ -129,29 +129,35 @@ func idKey(id json.RawMessage) string {
 	return string(id)
 }
 
-// conn is the server's JSON-RPC 2.0 connection over a frameStream. It
+// Conn is the server's JSON-RPC 2.0 connection over a frameStream. It
 // reads messages and hands requests and notifications to a handler in
 // arrival order, answers messages that are not JSON-RPC itself, matches the
 // client's responses to the server's own requests, and writes replies with
 // the request's id exactly as the client sent it.
-type conn struct {
+type Conn struct {
 	stream *frameStream
 	logf   func(format string, args ...any)
 	seq    atomic.Int64
 
 	mu      sync.Mutex
-	pending map[string]chan *message // id of a request to the client → its response
+	pending map[string]chan *Message // id of a request to the client → its response
 
 	done chan struct{} // closed when reading stops
 }
 
-func newConn(stream *frameStream, logf func(string, ...any)) *conn {
-	return &conn{stream: stream, logf: logf, pending: map[string]chan *message{}, done: make(chan struct{})}
+// NewConn returns a connection that speaks JSON-RPC 2.0 in LSP's
+// Content-Length frames over rwc, logging what it skips of bad input with
+// logf.
+func NewConn(rwc io.ReadWriteCloser, logf func(string, ...any)) *Conn {
+	return &Conn{stream: newFrameStream(rwc, logf), logf: logf, pending: map[string]chan *Message{}, done: make(chan struct{})}
 }
 
-// serve reads messages until the stream ends, calling handle for each
+// Done is closed when reading stops (the input ended or failed).
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Serve reads messages until the stream ends, calling handle for each
 // request and notification.
-func (c *conn) serve(handle func(*message)) {
+func (c *Conn) Serve(handle func(*Message)) {
 	defer close(c.done)
 	for {
 		body, err := c.stream.readFrame()
@@ -173,10 +179,10 @@ func (c *conn) serve(handle func(*message)) {
 			c.replyError(bad.id, jsonrpc2.NewError(bad.code, bad.msg))
 			continue
 		}
-		if m.method == "" {
+		if m.Method == "" {
 			c.mu.Lock()
-			ch := c.pending[idKey(m.id)]
-			delete(c.pending, idKey(m.id))
+			ch := c.pending[IDKey(m.ID)]
+			delete(c.pending, IDKey(m.ID))
 			c.mu.Unlock()
 			if ch != nil {
 				ch <- m
@@ -188,7 +194,7 @@ func (c *conn) serve(handle func(*message)) {
 }
 
 // write sends one message.
-func (c *conn) write(v any) error {
+func (c *Conn) write(v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("marshaling a message: %v", err)
@@ -196,9 +202,9 @@ func (c *conn) write(v any) error {
 	return c.stream.writeFrame(data)
 }
 
-// reply answers the request with id: result, or err as a JSON-RPC error
+// Reply answers the request with id: result, or err as a JSON-RPC error
 // (InternalError unless it is a *jsonrpc2.Error).
-func (c *conn) reply(id json.RawMessage, result any, err error) error {
+func (c *Conn) Reply(id json.RawMessage, result any, err error) error {
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if !errors.As(err, &rpcErr) {
@@ -218,7 +224,7 @@ func (c *conn) reply(id json.RawMessage, result any, err error) error {
 }
 
 // replyError answers the request with id (nil: null) with an error.
-func (c *conn) replyError(id json.RawMessage, e *jsonrpc2.Error) error {
+func (c *Conn) replyError(id json.RawMessage, e *jsonrpc2.Error) error {
 	err := c.write(struct {
 		Version string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -237,8 +243,8 @@ func orNull(id json.RawMessage) json.RawMessage {
 	return id
 }
 
-// notify sends a notification to the client.
-func (c *conn) notify(method string, params any) error {
+// Notify sends a notification to the client.
+func (c *Conn) Notify(method string, params any) error {
 	return c.write(struct {
 		Version string `json:"jsonrpc"`
 		Method  string `json:"method"`
@@ -246,17 +252,17 @@ func (c *conn) notify(method string, params any) error {
 	}{"2.0", method, params})
 }
 
-// call sends a request to the client and waits for its response, decoding
+// Call sends a request to the client and waits for its response, decoding
 // its result into result (unless nil).
-func (c *conn) call(ctx context.Context, method string, params, result any) error {
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
 	id := json.RawMessage(strconv.FormatInt(c.seq.Add(1), 10))
-	ch := make(chan *message, 1)
+	ch := make(chan *Message, 1)
 	c.mu.Lock()
-	c.pending[idKey(id)] = ch
+	c.pending[IDKey(id)] = ch
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		delete(c.pending, idKey(id))
+		delete(c.pending, IDKey(id))
 		c.mu.Unlock()
 	}()
 	err := c.write(struct {
@@ -270,13 +276,13 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 	}
 	select {
 	case m := <-ch:
-		if m.err != nil {
-			return m.err
+		if m.Err != nil {
+			return m.Err
 		}
-		if result == nil || len(m.result) == 0 {
+		if result == nil || len(m.Result) == 0 {
 			return nil
 		}
-		if err := json.Unmarshal(m.result, result); err != nil {
+		if err := json.Unmarshal(m.Result, result); err != nil {
 			return fmt.Errorf("the client's response to %s: %v", method, err)
 		}
 		return nil
@@ -287,5 +293,5 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 	}
 }
 
-// close closes the stream.
-func (c *conn) close() error { return c.stream.Close() }
+// Close closes the stream.
+func (c *Conn) Close() error { return c.stream.Close() }

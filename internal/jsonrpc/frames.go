@@ -1,4 +1,4 @@
-package lsp
+package jsonrpc
 
 import (
 	"bufio"
@@ -10,9 +10,9 @@ import (
 	"sync"
 )
 
-// maxFrameBytes bounds the Content-Length a client may announce, so that a
+// MaxFrameBytes bounds the Content-Length a client may announce, so that a
 // corrupt header cannot make the server allocate gigabytes.
-const maxFrameBytes = 256 << 20
+const MaxFrameBytes = 256 << 20
 
 // frameStream reads and writes LSP's Content-Length frames, and survives
 // bad input. Headers are read line by line: a line that is not a header is
@@ -39,11 +39,11 @@ func newFrameStream(rwc io.ReadWriteCloser, logf func(string, ...any)) *frameStr
 }
 
 // oversizedFrame is readFrame's error for a frame larger than
-// maxFrameBytes: the frame is skipped, and reading can continue.
+// MaxFrameBytes: the frame is skipped, and reading can continue.
 type oversizedFrame struct{ length int64 }
 
 func (e *oversizedFrame) Error() string {
-	return fmt.Sprintf("a message of %d bytes (its Content-Length) is larger than jitls accepts (%d bytes); it was skipped", e.length, maxFrameBytes)
+	return fmt.Sprintf("a message of %d bytes (its Content-Length) is larger than jitls accepts (%d bytes); it was skipped", e.length, MaxFrameBytes)
 }
 
 // contentLength is the one header the server reads (lower case: header
@@ -56,7 +56,7 @@ func (s *frameStream) readFrame() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if length > maxFrameBytes {
+	if length > MaxFrameBytes {
 		s.resync = true
 		return nil, &oversizedFrame{length}
 	}
