@@ -3,10 +3,9 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"github.com/jitlint/jitlint/internal/snapshot"
-	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
 
@@ -32,7 +31,7 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 		return nil
 	}
 	line := int(m.position(off).Line) + 1
-	eqns := lineEquations(r, path, line)
+	eqns := previewer.LineEquations(r, path, line)
 	if len(eqns) == 0 {
 		return nil
 	}
@@ -49,41 +48,4 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 	start, end, _ := snapshot.LineSpan(res.Parsed.Contents[path], line)
 	rng := m.rangeOf(start, end)
 	return &protocol.Hover{Contents: s.caps().markup(text), Range: &rng}
-}
-
-// lineEquations returns the equations of r staged at path:line as they are
-// printed; an equation printed on several lines (one with a nested jaxpr)
-// is shortened to its first and last lines.
-func lineEquations(r *result.Preview, path string, line int) []string {
-	want := filepath.Base(path) + ":" + strconv.Itoa(line)
-	known := false
-	for _, e := range r.Sources {
-		if e.File == path && e.Line == line {
-			known = true
-			break
-		}
-	}
-	if !known {
-		return nil
-	}
-	lines := strings.Split(r.JaxprSources, "\n")
-	var out []string
-	for j, l := range lines {
-		eq, where := previewer.SplitSource(l)
-		if where != want {
-			continue
-		}
-		eq = strings.TrimSpace(eq)
-		indent := len(l) - len(strings.TrimLeft(l, " "))
-		if strings.HasPrefix(eq, "]") || strings.HasPrefix(eq, ")") {
-			for k := j - 1; k >= 0; k-- {
-				if lk := lines[k]; len(lk)-len(strings.TrimLeft(lk, " ")) == indent {
-					eq = strings.TrimSpace(lk) + " … " + eq
-					break
-				}
-			}
-		}
-		out = append(out, eq)
-	}
-	return out
 }

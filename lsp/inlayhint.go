@@ -3,15 +3,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"github.com/jitlint/jitlint/internal/snapshot"
-	"go/ast"
-	"go/token"
 	"sync"
+
+	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
-	"github.com/jitlint/jitlint/internal/previewer"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
@@ -76,10 +73,10 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 		if r.Failed() {
 			continue
 		}
-		for _, h := range funcHints(res, tf, r) {
-			pos := m.position(h.off)
+		for _, h := range res.Hints(tf, r) {
+			pos := m.position(h.Off)
 			if inRange(pos, p.Range) {
-				hints = append(hints, inlayHint{Position: pos, Label: h.label, Kind: inlayHintType})
+				hints = append(hints, inlayHint{Position: pos, Label: h.Label, Kind: inlayHintType})
 			}
 		}
 	}
@@ -93,134 +90,6 @@ func inRange(pos protocol.Position, r protocol.Range) bool {
 	after := pos.Line > r.Start.Line || pos.Line == r.Start.Line && pos.Character >= r.Start.Character
 	before := pos.Line < r.End.Line || pos.Line == r.End.Line && pos.Character <= r.End.Character
 	return after && before
-}
-
-// hintAt is a hint's byte offset and label.
-type hintAt struct {
-	off   int
-	label string
-}
-
-// funcHints computes tf's hints from its preview r.
-func funcHints(res *pkgResult, tf *snapshot.Func, r *result.Preview) []hintAt {
-	fd := funcDecl(res.Result, tf)
-	if fd == nil {
-		return nil
-	}
-	fset, info := res.Parsed.Pkg.Fset, res.Parsed.Pkg.TypesInfo
-	var out []hintAt
-	i := 0
-	for _, field := range fd.Type.Params.List {
-		names := field.Names
-		if len(names) == 0 {
-			i++
-			continue
-		}
-		for _, n := range names {
-			if i < len(tf.Args) && tf.Args[i].Kind == previewer.ArgArray && n.Name != "_" {
-				out = append(out, hintAt{fset.Position(n.End()).Offset, ": " + tf.Args[i].String()})
-			}
-			i++
-		}
-	}
-	lastOut := lastOutByLine(r, tf.File)
-	assign := func(lhs []ast.Expr, rhs []ast.Expr) {
-		if len(rhs) == 0 {
-			return
-		}
-		best := eqnOut{seq: -1}
-		for _, l := range stagingLines(fset, rhs) {
-			if o, ok := lastOut[l]; ok && o.seq > best.seq {
-				best = o
-			}
-		}
-		outs := best.out
-		for k, e := range lhs {
-			id, ok := e.(*ast.Ident)
-			if !ok || id.Name == "_" || !traced.IsArray(info.TypeOf(id)) {
-				continue
-			}
-			idx := 0
-			if len(lhs) > 1 && len(rhs) == 1 {
-				idx = k
-			}
-			if idx < len(outs) {
-				out = append(out, hintAt{fset.Position(id.End()).Offset, ": " + outs[idx]})
-			}
-		}
-	}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE || n.Tok == token.ASSIGN {
-				assign(n.Lhs, n.Rhs)
-			}
-		case *ast.ValueSpec:
-			lhs := make([]ast.Expr, len(n.Names))
-			for i, id := range n.Names {
-				lhs[i] = id
-			}
-			assign(lhs, n.Values)
-		}
-		return true
-	})
-	return out
-}
-
-// eqnOut is the result avals of the last equation staged on a line and its
-// index in the preview's equation list.
-type eqnOut struct {
-	seq int
-	out []string
-}
-
-// lastOutByLine maps each line of file to the last equation staged there.
-func lastOutByLine(r *result.Preview, file string) map[int]eqnOut {
-	m := map[int]eqnOut{}
-	for i, e := range r.Sources {
-		if e.File == file && len(e.Out) > 0 {
-			m[e.Line] = eqnOut{i, e.Out}
-		}
-	}
-	return m
-}
-
-// stagingLines returns the lines of es, leaving out the bodies of function
-// literals (a scan or cond body stages into its own jaxpr).
-func stagingLines(fset *token.FileSet, es []ast.Expr) []int {
-	skip := map[int]bool{}
-	lines := map[int]bool{}
-	for _, e := range es {
-		for l := fset.Position(e.Pos()).Line; l <= fset.Position(e.End()).Line; l++ {
-			lines[l] = true
-		}
-		ast.Inspect(e, func(n ast.Node) bool {
-			if fl, ok := n.(*ast.FuncLit); ok {
-				for l := fset.Position(fl.Body.Lbrace).Line + 1; l < fset.Position(fl.Body.Rbrace).Line; l++ {
-					skip[l] = true
-				}
-				return false
-			}
-			return true
-		})
-	}
-	var out []int
-	for l := range lines {
-		if !skip[l] {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// funcDecl returns tf's declaration from the traced analyzer's result.
-func funcDecl(tr *traced.Result, tf *snapshot.Func) *ast.FuncDecl {
-	for _, fn := range tr.Funcs {
-		if fd, ok := fn.Node.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == tf.Name {
-			return fd
-		}
-	}
-	return nil
 }
 
 // hintPreviews runs the previews that inlay hints wait for, one batch per

@@ -3,14 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"go/ast"
-	"go/token"
-	"go/types"
-	"slices"
-	"strconv"
 	"unicode/utf16"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
 	"go.lsp.dev/protocol"
 )
 
@@ -22,16 +16,11 @@ import (
 // needed. Other identifiers get no token (the editor's own highlighting
 // stays).
 
-// Token types and modifiers of the legend, in legend order.
+// Token types and modifiers of the legend, in legend order (the types are
+// snapshot.TokenKind's).
 var (
 	semTypes     = []string{"variable", "parameter", "property"}
 	semModifiers = []string{"traced", "static"}
-)
-
-const (
-	semVariable = iota
-	semParameter
-	semProperty
 )
 
 const (
@@ -44,13 +33,6 @@ var semanticTokensProvider = map[string]any{
 	"legend": map[string]any{"tokenTypes": semTypes, "tokenModifiers": semModifiers},
 	"full":   true,
 	"range":  true,
-}
-
-// semToken is one token: a byte range of an identifier, its type and
-// modifier bits.
-type semToken struct {
-	off, end  int
-	typ, mods int
 }
 
 func (s *Server) semanticTokensFull(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -91,8 +73,8 @@ func (s *Server) semanticTokens(ctx context.Context, u protocol.DocumentURI, rng
 	}
 	content := res.Parsed.Contents[path]
 	var prev protocol.Position
-	for _, t := range fileTokens(res, path) {
-		pos := m.position(t.off)
+	for _, t := range res.Tokens(path) {
+		pos := m.position(t.Start)
 		if rng != nil && !inRange(pos, *rng) {
 			continue
 		}
@@ -100,123 +82,13 @@ func (s *Server) semanticTokens(ctx context.Context, u protocol.DocumentURI, rng
 		if dl == 0 {
 			dc -= prev.Character
 		}
-		n := len(utf16.Encode([]rune(string(content[t.off:t.end]))))
-		data = append(data, dl, dc, uint32(n), uint32(t.typ), uint32(t.mods))
+		mods := modTraced
+		if t.Static {
+			mods = modStatic
+		}
+		n := len(utf16.Encode([]rune(string(content[t.Start:t.End]))))
+		data = append(data, dl, dc, uint32(n), uint32(t.Kind), uint32(mods))
 		prev = pos
 	}
 	return map[string]any{"data": data}, nil
-}
-
-// funcParams are the parameters of a function declaration or literal, in
-// order (nil for unnamed ones).
-func funcParams(info *types.Info, node ast.Node) []*types.Var {
-	var ft *ast.FuncType
-	switch n := node.(type) {
-	case *ast.FuncDecl:
-		ft = n.Type
-	case *ast.FuncLit:
-		ft = n.Type
-	}
-	if ft == nil || ft.Params == nil {
-		return nil
-	}
-	var out []*types.Var
-	for _, field := range ft.Params.List {
-		if len(field.Names) == 0 {
-			out = append(out, nil)
-		}
-		for _, name := range field.Names {
-			v, _ := info.Defs[name].(*types.Var)
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// fileTokens returns path's tokens in order.
-func fileTokens(res *pkgResult, path string) []semToken {
-	tr, info, fset := res.Result, res.Parsed.Pkg.TypesInfo, res.Parsed.Pkg.Fset
-	params := map[*types.Var]bool{}
-	static := map[*types.Var]bool{}
-	for _, fn := range tr.Funcs {
-		for i, v := range funcParams(info, fn.Node) {
-			params[v] = true
-			if slices.Contains(fn.Static, i) {
-				static[v] = true
-			}
-		}
-	}
-	seen := map[token.Pos]bool{}
-	var toks []semToken
-	add := func(id *ast.Ident, typ, mods int) {
-		if seen[id.Pos()] || id.Name == "_" {
-			return
-		}
-		seen[id.Pos()] = true
-		toks = append(toks, semToken{fset.Position(id.Pos()).Offset, fset.Position(id.End()).Offset, typ, mods})
-	}
-	inFile := func(n ast.Node) bool { return fset.Position(n.Pos()).Filename == path }
-	for _, fn := range tr.Funcs {
-		if !inFile(fn.Node) {
-			continue
-		}
-		ast.Inspect(fn.Node, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.SelectorExpr:
-				if sel := info.Selections[n]; sel != nil && sel.Kind() == types.FieldVal {
-					switch {
-					case tr.IsStaticField(n):
-						add(n.Sel, semProperty, modStatic)
-					case tr.IsTraced(n):
-						add(n.Sel, semProperty, modTraced)
-					}
-				}
-			case *ast.Ident:
-				obj := info.Defs[n]
-				if obj == nil {
-					obj = info.Uses[n]
-				}
-				v, ok := obj.(*types.Var)
-				if !ok || v.IsField() {
-					return true
-				}
-				typ := semVariable
-				if params[v] {
-					typ = semParameter
-				}
-				switch {
-				case static[v]:
-					add(n, typ, modStatic)
-				case tr.IsTraced(n):
-					add(n, typ, modTraced)
-				}
-			}
-			return true
-		})
-	}
-	// `jit:"static"` fields where they are declared.
-	for _, f := range res.Parsed.Pkg.Syntax {
-		if !inFile(f) {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			st, ok := n.(*ast.StructType)
-			if !ok {
-				return true
-			}
-			for _, field := range st.Fields.List {
-				if field.Tag == nil {
-					continue
-				}
-				if tag, err := strconv.Unquote(field.Tag.Value); err == nil && traced.IsStaticTag(tag) {
-					for _, id := range field.Names {
-						add(id, semProperty, modStatic)
-					}
-				}
-			}
-			return true
-		})
-	}
-	slices.SortFunc(toks, func(a, b semToken) int { return a.off - b.off })
-	return toks
 }
