@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -176,7 +178,7 @@ func (c clientCaps) diagnostic(d protocol.Diagnostic, file string) protocol.Diag
 // diagnostics shapes a file's stored diagnostics for the client ([] rather
 // than nil, which clears).
 func (c clientCaps) diagnostics(u protocol.DocumentURI, list []storedDiag) []protocol.Diagnostic {
-	path, _ := filePath(u)
+	path, _ := textdoc.FilePath(u)
 	out := make([]protocol.Diagnostic, 0, len(list))
 	for _, sd := range list {
 		out = append(out, c.diagnostic(sd.diag, path))
@@ -187,7 +189,7 @@ func (c clientCaps) diagnostics(u protocol.DocumentURI, list []storedDiag) []pro
 // relatedWhere formats a location as file:line, the file relative to dir
 // when it is inside it.
 func relatedWhere(loc protocol.Location, dir string) string {
-	path, err := filePath(loc.URI)
+	path, err := textdoc.FilePath(loc.URI)
 	if err != nil {
 		return fmt.Sprintf("%s:%d", loc.URI, loc.Range.Start.Line+1)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"github.com/jitlint/jitlint/lsp/lsptest"
 )
 
@@ -137,7 +139,7 @@ func (c *testClient) initializeIn(folder string, caps map[string]any, initOpts a
 	c.t.Helper()
 	root := any(nil)
 	if folder != "" {
-		root = fileURI(folder)
+		root = textdoc.FileURI(folder)
 	}
 	r := c.request("initialize", map[string]any{
 		"processId": nil, "rootUri": root, "initializationOptions": initOpts, "capabilities": caps,

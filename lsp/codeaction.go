@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -19,7 +21,7 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 		return nil, err
 	}
 	actions := []codeAction{}
-	path, err := filePath(p.TextDocument.URI)
+	path, err := textdoc.FilePath(p.TextDocument.URI)
 	if err != nil {
 		return actions, nil
 	}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
@@ -26,7 +27,7 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		if tf.File != path || m == nil {
 			continue
 		}
-		start := m.position(tf.DeclSpan.Start)
+		start := m.Position(tf.DeclSpan.Start)
 		rng := protocol.Range{Start: start, End: start}
 		arg := map[string]any{"uri": string(p.TextDocument.URI), "function": tf.Name}
 		cost := "compile cost"

@@ -3,7 +3,9 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/jitlint/jitlint/internal/snapshot"
+	"github.com/jitlint/jitlint/internal/textdoc"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -71,7 +73,7 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 // commandTarget checks trust and finds the traced function a preview
 // command names, as a JSON-RPC error when it cannot.
 func (s *Server) commandTarget(ctx context.Context, u protocol.DocumentURI, function string) (*pkgResult, *snapshot.Func, error) {
-	path, err := filePath(u)
+	path, err := textdoc.FilePath(u)
 	if err != nil {
 		return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -27,7 +29,7 @@ type pkgResult struct {
 	diags map[protocol.DocumentURI][]storedDiag
 
 	mu      sync.Mutex
-	mappers map[string]*mapper
+	mappers map[string]*textdoc.Mapper
 }
 
 // storedDiag is a published diagnostic and its quick fixes.
@@ -82,7 +84,7 @@ func (s *Server) result(snap *snapshot.Snapshot) *pkgResult {
 // newResult converts snap's findings, problems and recompiles to
 // diagnostics.
 func (s *Server) newResult(snap *snapshot.Snapshot) *pkgResult {
-	r := &pkgResult{Snapshot: snap, diags: map[protocol.DocumentURI][]storedDiag{}, mappers: map[string]*mapper{}}
+	r := &pkgResult{Snapshot: snap, diags: map[protocol.DocumentURI][]storedDiag{}, mappers: map[string]*textdoc.Mapper{}}
 	for _, f := range snap.Findings {
 		if sd, u, ok := r.convert(f); ok {
 			r.diags[u] = append(r.diags[u], sd)
@@ -90,9 +92,9 @@ func (s *Server) newResult(snap *snapshot.Snapshot) *pkgResult {
 	}
 	for _, p := range snap.Problems {
 		if m := r.mapperFor(p.At.File); m != nil {
-			u := fileURI(p.At.File)
+			u := textdoc.FileURI(p.At.File)
 			r.diags[u] = append(r.diags[u], storedDiag{version: r.Version(p.At.File), diag: protocol.Diagnostic{
-				Range: m.rangeOf(p.At.Start, p.At.End), Severity: protocol.DiagnosticSeverityError,
+				Range: m.Range(p.At.Start, p.At.End), Severity: protocol.DiagnosticSeverityError,
 				Code: "jitargs", CodeDescription: &protocol.CodeDescription{Href: uri.URI(directiveDocs)},
 				Source: "jitls", Message: p.Msg,
 			}})
@@ -110,8 +112,8 @@ func (s *Server) addRecompiles(r *pkgResult) {
 		if m == nil {
 			continue
 		}
-		u := fileURI(rc.File)
-		rng := m.rangeOf(rc.Start, rc.End)
+		u := textdoc.FileURI(rc.File)
+		rng := m.Range(rc.Start, rc.End)
 		msg := rc.Message
 		for _, d := range r.diags[u] {
 			if d.diag.Code != "runtime" && d.diag.Code != "jitargs" && d.diag.Range.Start.Line <= rng.Start.Line && rng.Start.Line <= d.diag.Range.End.Line {
@@ -151,7 +153,7 @@ func (s *Server) analyzed(snap *snapshot.Snapshot, background bool) {
 		if published == nil {
 			published = map[protocol.DocumentURI]bool{}
 		}
-		published[fileURI(path)] = true
+		published[textdoc.FileURI(path)] = true
 	}
 	for u := range published {
 		if _, ok := res.diags[u]; !ok {
@@ -170,7 +172,7 @@ func (s *Server) publish(u protocol.DocumentURI, list []storedDiag, version int3
 
 // versionOf is Version for a URI.
 func (r *pkgResult) versionOf(u protocol.DocumentURI) int32 {
-	path, err := filePath(u)
+	path, err := textdoc.FilePath(u)
 	if err != nil {
 		return -1
 	}
@@ -179,7 +181,7 @@ func (r *pkgResult) versionOf(u protocol.DocumentURI) int32 {
 
 // mapperFor returns a mapper for path: of the analysed content, or of the
 // disk.
-func (r *pkgResult) mapperFor(path string) *mapper {
+func (r *pkgResult) mapperFor(path string) *textdoc.Mapper {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if m := r.mappers[path]; m != nil {
@@ -189,7 +191,7 @@ func (r *pkgResult) mapperFor(path string) *mapper {
 	if !ok {
 		return nil
 	}
-	m := newMapper(b)
+	m := textdoc.NewMapper(b)
 	r.mappers[path] = m
 	return m
 }
@@ -210,7 +212,7 @@ func (r *pkgResult) convert(f snapshot.Finding) (storedDiag, protocol.DocumentUR
 		if ep := fset.Position(end); ep.IsValid() && ep.Filename == p.Filename && ep.Offset >= p.Offset {
 			e = ep.Offset
 		}
-		return fileURI(filepath.Clean(p.Filename)), m.rangeOf(p.Offset, e), true
+		return textdoc.FileURI(filepath.Clean(p.Filename)), m.Range(p.Offset, e), true
 	}
 	u, rng, ok := loc(f.Pos, f.End)
 	if !ok {
@@ -261,7 +263,7 @@ func (r *pkgResult) convert(f snapshot.Finding) (storedDiag, protocol.DocumentUR
 
 // analysedMapper is mapperFor for a file the analysis type-checked, nil
 // for any other.
-func (r *pkgResult) analysedMapper(path string) *mapper {
+func (r *pkgResult) analysedMapper(path string) *textdoc.Mapper {
 	if _, ok := r.Analyzed(path); !ok {
 		return nil
 	}

@@ -3,9 +3,10 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"github.com/jitlint/jitlint/internal/jsonrpc"
 	"runtime/debug"
 	"sync/atomic"
+
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"

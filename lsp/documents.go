@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/jitlint/jitlint/internal/snapshot"
 )
@@ -26,58 +25,21 @@ type document struct {
 	text    []byte
 
 	linesOnce sync.Once
-	lines     *mapper // built by mapper
+	lines     *textdoc.Mapper // built by mapper
 }
 
 // mapper returns the line index of text, built once and shared by the
 // analysis of this version and the edit that replaces it.
-func (d *document) mapper() *mapper {
-	d.linesOnce.Do(func() { d.lines = newMapper(d.text) })
+func (d *document) mapper() *textdoc.Mapper {
+	d.linesOnce.Do(func() { d.lines = textdoc.NewMapper(d.text) })
 	return d.lines
-}
-
-// errNotFile is filePath's error for a URI of another scheme than file:
-// (an untitled buffer), which jitls leaves alone.
-var errNotFile = errors.New("not a file: URI; jitls only analyses files on disk")
-
-// filePath returns the absolute path that a file: URI names, or an error
-// that says why it names none: errNotFile for other schemes, else what is
-// wrong with it (a bad percent-encoding, another host, a relative path).
-// It is the one place that maps URIs to files.
-func filePath(u protocol.DocumentURI) (string, error) {
-	pu, err := url.Parse(string(u))
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		if !strings.HasPrefix(strings.ToLower(string(u)), "file:") {
-			return "", fmt.Errorf("%s: %w", u, errNotFile)
-		}
-		return "", fmt.Errorf("%s is not a valid file: URI (%v)", u, err)
-	}
-	if pu.Scheme != "file" {
-		return "", fmt.Errorf("%s: %w", u, errNotFile)
-	}
-	if pu.Host != "" && pu.Host != "localhost" {
-		return "", fmt.Errorf("%s names a file on the host %s; jitls only analyses local files", u, pu.Host)
-	}
-	p := pu.Path
-	if len(p) >= 3 && p[0] == '/' && p[2] == ':' { // file:///C:/dir on Windows
-		p = p[1:]
-	}
-	p = filepath.FromSlash(p)
-	if !filepath.IsAbs(p) {
-		return "", fmt.Errorf("%s does not name an absolute path", u)
-	}
-	return filepath.Clean(p), nil
 }
 
 // uriProblem returns the diagnostic that says why jitls cannot analyse the
 // document at u, a file: URI that names no local file, or nil.
 func uriProblem(u protocol.DocumentURI, version int32) []storedDiag {
-	_, err := filePath(u)
-	if err == nil || errors.Is(err, errNotFile) {
+	_, err := textdoc.FilePath(u)
+	if err == nil || errors.Is(err, textdoc.ErrNotFile) {
 		return nil
 	}
 	return []storedDiag{{version: version, diag: protocol.Diagnostic{
@@ -86,16 +48,13 @@ func uriProblem(u protocol.DocumentURI, version int32) []storedDiag {
 	}}}
 }
 
-// fileURI returns the file: URI of an absolute path.
-func fileURI(path string) protocol.DocumentURI { return protocol.DocumentURI(uri.File(path)) }
-
 func (s *Server) didOpen(ctx context.Context, raw json.RawMessage) error {
 	var p protocol.DidOpenTextDocumentParams
 	if err := decodeParams("didOpen", raw, &p); err != nil {
 		return err
 	}
 	doc := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
-	doc.path, _ = filePath(p.TextDocument.URI)
+	doc.path, _ = textdoc.FilePath(p.TextDocument.URI)
 	s.mu.Lock()
 	s.docs[doc.uri] = doc
 	s.mu.Unlock()
@@ -109,48 +68,10 @@ func (s *Server) didOpen(ctx context.Context, raw json.RawMessage) error {
 	return nil
 }
 
-// contentChange is TextDocumentContentChangeEvent with a pointer Range, so
-// that a full replacement (no range) can be told from an edit at 0:0.
-type contentChange struct {
-	Range *protocol.Range `json:"range"`
-	Text  string          `json:"text"`
-}
-
-// apply returns the text after changes, applied in order: each range is in
-// the text the changes before it left.
-func (d *document) apply(changes []contentChange) ([]byte, error) {
-	text := d.text
-	for i, c := range changes {
-		if c.Range == nil {
-			text = []byte(c.Text)
-			continue
-		}
-		m := d.mapper()
-		if i > 0 { // an earlier change in this batch changed text
-			m = newMapper(text)
-		}
-		start, err := m.offset(c.Range.Start)
-		if err == nil {
-			var end int
-			end, err = m.offset(c.Range.End)
-			if err == nil && end < start {
-				err = fmt.Errorf("range end %v is before its start %v", c.Range.End, c.Range.Start)
-			}
-			if err == nil {
-				text = slices.Concat(text[:start], []byte(c.Text), text[end:])
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("change %d: %v", i, err)
-		}
-	}
-	return text, nil
-}
-
 func (s *Server) didChange(ctx context.Context, raw json.RawMessage) error {
 	var p struct {
 		TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
-		ContentChanges []contentChange                          `json:"contentChanges"`
+		ContentChanges []textdoc.Change                         `json:"contentChanges"`
 	}
 	if err := decodeParams("didChange", raw, &p); err != nil {
 		return err
@@ -161,7 +82,7 @@ func (s *Server) didChange(ctx context.Context, raw json.RawMessage) error {
 	if old == nil {
 		return fmt.Errorf("change to %s, which is not open (send didOpen first); change ignored", p.TextDocument.URI)
 	}
-	text, err := old.apply(p.ContentChanges)
+	text, err := textdoc.Apply(old.text, old.mapper(), p.ContentChanges)
 	if err != nil {
 		return fmt.Errorf("%s (version %d): %v; the document is out of sync, close and reopen it", p.TextDocument.URI, p.TextDocument.Version, err)
 	}
@@ -193,7 +114,7 @@ func (s *Server) didSave(ctx context.Context, raw json.RawMessage) error {
 	if err := decodeParams("didSave", raw, &p); err != nil {
 		return err
 	}
-	path, err := filePath(p.TextDocument.URI)
+	path, err := textdoc.FilePath(p.TextDocument.URI)
 	if err != nil {
 		return nil
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -35,7 +37,7 @@ func TestFactsFromDependencies(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Clear()
-	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": string(fileURI(helpers)), "type": 2}}})
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": string(textdoc.FileURI(helpers)), "type": 2}}})
 	c.diagsFor(u, "no finding once helpers is fixed on disk", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
 }
 

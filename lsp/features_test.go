@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -59,7 +61,7 @@ func position(t *testing.T, text, sub string, delta int) protocol.Position {
 	if i < 0 {
 		t.Fatalf("%q not found", sub)
 	}
-	return newMapper([]byte(text)).position(i + delta)
+	return textdoc.NewMapper([]byte(text)).Position(i + delta)
 }
 
 // diagsFor waits for a publishDiagnostics for u satisfying pred.
@@ -112,7 +114,7 @@ func openFile(c *testClient, path string) (string, string) {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	u := string(fileURI(path))
+	u := string(textdoc.FileURI(path))
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "go", "version": 1, "text": string(b)}})
 	return u, string(b)
 }

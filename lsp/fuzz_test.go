@@ -6,12 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/jitlint/jitlint/internal/jsonrpc"
 	"io"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 )
 
 // frame wraps a JSON-RPC body in LSP's Content-Length framing.

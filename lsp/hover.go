@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
@@ -28,7 +29,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if m == nil {
 		return nil, nil
 	}
-	off, err := m.offset(p.Position)
+	off, err := m.Offset(p.Position)
 	if err != nil {
 		return nil, nil
 	}
@@ -42,7 +43,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 		return nil, nil
 	}
-	rng := m.rangeOf(sp.Start, sp.End)
+	rng := m.Range(sp.Start, sp.End)
 	text := s.hoverText(ctx, res, tf)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
@@ -21,7 +23,7 @@ const maxLineEqns = 30
 // a trusted workspace): the equations of the function's jaxpr preview that
 // the line staged, from the tracer's source map. nil when the line staged
 // none or there is no preview (the function's name hover shows why).
-func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off int, m *mapper) *protocol.Hover {
+func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off int, m *textdoc.Mapper) *protocol.Hover {
 	tf := res.DeclaredAt(path, off)
 	if tf == nil || tf.SigErr != "" || s.mayRun(tf.File) != nil {
 		return nil
@@ -30,7 +32,7 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 	if err != nil || userError(tf, r) != nil {
 		return nil
 	}
-	line := int(m.position(off).Line) + 1
+	line := int(m.Position(off).Line) + 1
 	eqns := previewer.LineEquations(r, path, line)
 	if len(eqns) == 0 {
 		return nil
@@ -46,6 +48,6 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 		text.para().text(fmt.Sprintf("… and %d more.", len(eqns)-len(shown)))
 	}
 	start, end, _ := snapshot.LineSpan(res.Parsed.Contents[path], line)
-	rng := m.rangeOf(start, end)
+	rng := m.Range(start, end)
 	return &protocol.Hover{Contents: s.caps().markup(text), Range: &rng}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -12,14 +14,14 @@ import (
 // above the finding's line, indented like it (see docs/analyzers.md for
 // the directive). The reason is a snippet placeholder for clients with
 // snippet edits, and the text "<reason>" for the others.
-func ignoreFix(analyzer string, u protocol.DocumentURI, m *mapper, offset int) quickFix {
-	start := m.lineStart(offset)
+func ignoreFix(analyzer string, u protocol.DocumentURI, m *textdoc.Mapper, offset int) quickFix {
+	start, content := m.LineStart(offset), m.Content()
 	indent := start
-	for indent < len(m.content) && (m.content[indent] == ' ' || m.content[indent] == '\t') {
+	for indent < len(content) && (content[indent] == ' ' || content[indent] == '\t') {
 		indent++
 	}
-	prefix := string(m.content[start:indent]) + "//jitlint:ignore " + analyzer + " "
-	at := m.position(start)
+	prefix := string(content[start:indent]) + "//jitlint:ignore " + analyzer + " "
+	at := m.Position(start)
 	edit := fixEdit{
 		TextEdit: protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: prefix + "<reason>\n"},
 		snippet:  escapeSnippet(prefix) + "${1:reason}\n",

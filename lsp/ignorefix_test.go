@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
 
@@ -67,8 +69,8 @@ func TestIgnoreQuickFixAndSuppression(t *testing.T) {
 	}
 
 	// The user fills in the reason: the finding is suppressed in the editor.
-	m := newMapper([]byte(text))
-	off, _ := m.offset(edit.Range.Start)
+	m := textdoc.NewMapper([]byte(text))
+	off, _ := m.Offset(edit.Range.Start)
 	suppressed := text[:off] + "\t//jitlint:ignore tracedbool the sample keeps its bad branch on purpose\n" + text[off:]
 	c.Clear()
 	c.notify("textDocument/didChange", map[string]any{

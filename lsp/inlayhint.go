@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
@@ -42,7 +44,7 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	hints := []inlayHint{}
-	if path, err := filePath(p.TextDocument.URI); err != nil || s.mayRun(path) != nil {
+	if path, err := textdoc.FilePath(p.TextDocument.URI); err != nil || s.mayRun(path) != nil {
 		return hints, nil
 	}
 	res, path, err := s.resultFor(ctx, p.TextDocument.URI)
@@ -74,7 +76,7 @@ func (s *Server) inlayHint(ctx context.Context, raw json.RawMessage) (any, error
 			continue
 		}
 		for _, h := range res.Hints(tf, r) {
-			pos := m.position(h.Off)
+			pos := m.Position(h.Off)
 			if inRange(pos, p.Range) {
 				hints = append(hints, inlayHint{Position: pos, Label: h.Label, Kind: inlayHintType})
 			}

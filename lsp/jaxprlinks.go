@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 
 	"github.com/jitlint/jitlint/internal/previewer"
@@ -36,7 +38,7 @@ func jaxprLinks(r *result.Preview) []jaxprLink {
 		}
 		n, _ := strconv.Atoi(where[strings.LastIndexByte(where, ':')+1:])
 		pos := protocol.Position{Line: uint32(n - 1)}
-		links = append(links, jaxprLink{JaxprLine: i, Location: protocol.Location{URI: fileURI(path), Range: protocol.Range{Start: pos, End: pos}}})
+		links = append(links, jaxprLink{JaxprLine: i, Location: protocol.Location{URI: textdoc.FileURI(path), Range: protocol.Range{Start: pos, End: pos}}})
 	}
 	return links
 }

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 )
 
 // resultFor waits for the analysis of the package containing u.
 func (s *Server) resultFor(ctx context.Context, u protocol.DocumentURI) (*pkgResult, string, error) {
-	path, err := filePath(u)
+	path, err := textdoc.FilePath(u)
 	if err != nil {
 		return nil, "", err
 	}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+
 	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"github.com/jitlint/jitlint/internal/previewer"

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 func TestPreviewHoverCommandsAndLenses(t *testing.T) {
@@ -32,7 +34,7 @@ func Apply(l Layer, x jit.Array, m map[string]jit.Array) jit.Array { return x.Mu
 	before := treeDigest(t, dir)
 	c := startServer(t, Options{})
 	c.request("initialize", map[string]any{
-		"rootUri":               fileURI(dir),
+		"rootUri":               textdoc.FileURI(dir),
 		"initializationOptions": map[string]any{"allowCodeExecution": true},
 		"capabilities": map[string]any{
 			"window":       map[string]any{"workDoneProgress": true},

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -42,7 +44,7 @@ func (s *Server) pullDiagnostics(ctx context.Context, raw json.RawMessage) (any,
 		return nil, err
 	}
 	list := uriProblem(p.TextDocument.URI, -1)
-	if path, err := filePath(p.TextDocument.URI); err == nil && strings.HasSuffix(path, ".go") {
+	if path, err := textdoc.FilePath(p.TextDocument.URI); err == nil && strings.HasSuffix(path, ".go") {
 		res, err := s.waitResult(ctx, filepath.Dir(path))
 		if err != nil {
 			return nil, err // cancelled: the reply becomes RequestCancelled

@@ -74,7 +74,7 @@ func (s *Server) semanticTokens(ctx context.Context, u protocol.DocumentURI, rng
 	content := res.Parsed.Contents[path]
 	var prev protocol.Position
 	for _, t := range res.Tokens(path) {
-		pos := m.position(t.Start)
+		pos := m.Position(t.Start)
 		if rng != nil && !inRange(pos, *rng) {
 			continue
 		}

@@ -14,10 +14,11 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"github.com/jitlint/jitlint/internal/jsonrpc"
 	"io"
 	"sync"
 	"time"
+
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/textdoc"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -111,7 +113,7 @@ func (s *Server) folderPaths(w workspaceRoots) []string {
 func (s *Server) paths(folders []workspaceFolder) []string {
 	var out []string
 	for _, f := range folders {
-		p, err := filePath(f.URI)
+		p, err := textdoc.FilePath(f.URI)
 		if err != nil {
 			s.logf("jitls: ignoring the workspace folder %q: %v", f.Name, err)
 			continue

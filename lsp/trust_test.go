@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // TestTrustFollowsWorkspaceFolders checks the trust gate's answers as the
@@ -29,12 +31,12 @@ func TestTrustFollowsWorkspaceFolders(t *testing.T) {
 		t.Errorf("outside the folders: %q", msg)
 	}
 	c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
-		"added": []any{map[string]any{"uri": fileURI(outside), "name": "outside"}}, "removed": []any{}}})
+		"added": []any{map[string]any{"uri": textdoc.FileURI(outside), "name": "outside"}}, "removed": []any{}}})
 	if msg := command(); !strings.Contains(msg, "NoSuchFunction is not a traced top-level function") {
 		t.Errorf("after adding the folder: %q", msg)
 	}
 	c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
-		"added": []any{}, "removed": []any{map[string]any{"uri": fileURI(outside), "name": "outside"}}}})
+		"added": []any{}, "removed": []any{map[string]any{"uri": textdoc.FileURI(outside), "name": "outside"}}}})
 	if msg := command(); !strings.Contains(msg, "is outside") {
 		t.Errorf("after removing the folder: %q", msg)
 	}

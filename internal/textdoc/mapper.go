@@ -1,4 +1,4 @@
-package lsp
+package textdoc
 
 import (
 	"fmt"
@@ -7,27 +7,28 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// mapper converts between byte offsets in a file's content and LSP
+// Mapper converts between byte offsets in a file's content and LSP
 // positions, whose character counts UTF-16 code units.
-type mapper struct {
+type Mapper struct {
 	content    []byte
 	lineStarts []int
 }
 
-func newMapper(content []byte) *mapper {
+// NewMapper returns the mapper of content.
+func NewMapper(content []byte) *Mapper {
 	starts := []int{0}
 	for i, b := range content {
 		if b == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
-	return &mapper{content: content, lineStarts: starts}
+	return &Mapper{content: content, lineStarts: starts}
 }
 
-// offset returns the byte offset of pos. A character past the end of its
+// Offset returns the byte Offset of pos. A character past the end of its
 // line clamps to the line end (LSP allows this); a line past the end of the
 // file is an error.
-func (m *mapper) offset(pos protocol.Position) (int, error) {
+func (m *Mapper) Offset(pos protocol.Position) (int, error) {
 	line := int(pos.Line)
 	if line >= len(m.lineStarts) {
 		if line == len(m.lineStarts) && pos.Character == 0 {
@@ -57,9 +58,9 @@ func (m *mapper) offset(pos protocol.Position) (int, error) {
 	return off, nil
 }
 
-// line returns the 0-based line of a byte offset clamped to the file, and
+// Line returns the 0-based Line of a byte offset clamped to the file, and
 // the clamped offset.
-func (m *mapper) line(off int) (int, int) {
+func (m *Mapper) Line(off int) (int, int) {
 	off = max(0, min(off, len(m.content)))
 	lo, hi := 0, len(m.lineStarts)-1
 	for lo < hi {
@@ -73,15 +74,15 @@ func (m *mapper) line(off int) (int, int) {
 	return lo, off
 }
 
-// lineStart returns the offset of the start of the line holding off.
-func (m *mapper) lineStart(off int) int {
-	line, _ := m.line(off)
+// LineStart returns the offset of the start of the line holding off.
+func (m *Mapper) LineStart(off int) int {
+	line, _ := m.Line(off)
 	return m.lineStarts[line]
 }
 
-// position returns the LSP position of a byte offset (clamped to the file).
-func (m *mapper) position(off int) protocol.Position {
-	lo, off := m.line(off)
+// Position returns the LSP Position of a byte offset (clamped to the file).
+func (m *Mapper) Position(off int) protocol.Position {
+	lo, off := m.Line(off)
 	var units uint32
 	for _, r := range string(m.content[m.lineStarts[lo]:off]) {
 		units++
@@ -92,7 +93,10 @@ func (m *mapper) position(off int) protocol.Position {
 	return protocol.Position{Line: uint32(lo), Character: units}
 }
 
-// rangeOf returns the LSP range of the byte span [start, end).
-func (m *mapper) rangeOf(start, end int) protocol.Range {
-	return protocol.Range{Start: m.position(start), End: m.position(end)}
+// Range returns the LSP range of the byte span [start, end).
+func (m *Mapper) Range(start, end int) protocol.Range {
+	return protocol.Range{Start: m.Position(start), End: m.Position(end)}
 }
+
+// Content returns the content m maps.
+func (m *Mapper) Content() []byte { return m.content }

@@ -1,4 +1,4 @@
-package lsp
+package textdoc
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 
 func TestMapperUTF16(t *testing.T) {
 	text := "ab\nπ𝄞x\n\nlast"
-	m := newMapper([]byte(text))
+	m := NewMapper([]byte(text))
 	for _, tc := range []struct {
 		pos protocol.Position
 		off int
@@ -22,17 +22,17 @@ func TestMapperUTF16(t *testing.T) {
 		{protocol.Position{Line: 2, Character: 0}, 11},
 		{protocol.Position{Line: 3, Character: 4}, 16},
 	} {
-		off, err := m.offset(tc.pos)
+		off, err := m.Offset(tc.pos)
 		if err != nil || off != tc.off {
 			t.Errorf("offset(%v) = %d, %v; want %d", tc.pos, off, err, tc.off)
 		}
 		if tc.pos.Character != 99 {
-			if back := m.position(tc.off); back != tc.pos {
+			if back := m.Position(tc.off); back != tc.pos {
 				t.Errorf("position(%d) = %v, want %v", tc.off, back, tc.pos)
 			}
 		}
 	}
-	if _, err := m.offset(protocol.Position{Line: 7}); err == nil {
+	if _, err := m.Offset(protocol.Position{Line: 7}); err == nil {
 		t.Errorf("a line past the end should be an error")
 	}
 }

@@ -1,4 +1,4 @@
-package lsp
+package textdoc
 
 import (
 	"strings"
@@ -15,26 +15,27 @@ func rng(l1, c1, l2, c2 uint32) *protocol.Range {
 // the text left by the changes before it (the first one's line index is
 // the document's own; later ones need a fresh one).
 func TestApplyChanges(t *testing.T) {
-	doc := &document{text: []byte("ab\ncd\n")}
-	got, err := doc.apply([]contentChange{
+	text := []byte("ab\ncd\n")
+	apply := func(changes []Change) ([]byte, error) { return Apply(text, NewMapper(text), changes) }
+	got, err := apply([]Change{
 		{Range: rng(0, 0, 0, 0), Text: "X\n"}, // "X\nab\ncd\n"
 		{Range: rng(2, 0, 2, 1), Text: "Z"},   // line 2 is "cd" only after the first change
 	})
 	if err != nil || string(got) != "X\nab\nZd\n" {
 		t.Errorf("apply = %q, %v; want %q", got, err, "X\nab\nZd\n")
 	}
-	got, err = doc.apply([]contentChange{{Text: "full\n"}, {Range: rng(0, 4, 0, 4), Text: "!"}})
+	got, err = apply([]Change{{Text: "full\n"}, {Range: rng(0, 4, 0, 4), Text: "!"}})
 	if err != nil || string(got) != "full!\n" {
 		t.Errorf("apply = %q, %v; want %q", got, err, "full!\n")
 	}
-	if string(doc.text) != "ab\ncd\n" {
-		t.Errorf("apply modified the document's text: %q", doc.text)
+	if string(text) != "ab\ncd\n" {
+		t.Errorf("apply modified the document's text: %q", text)
 	}
-	got, err = doc.apply([]contentChange{{Range: rng(0, 1, 0, 2), Text: "Q"}, {Range: rng(5, 0, 5, 1), Text: "?"}})
+	got, err = apply([]Change{{Range: rng(0, 1, 0, 2), Text: "Q"}, {Range: rng(5, 0, 5, 1), Text: "?"}})
 	if err == nil || !strings.Contains(err.Error(), "change 1: line 6 is past the end") {
 		t.Errorf("out-of-range second change: %q, %v", got, err)
 	}
-	if _, err := doc.apply([]contentChange{{Range: rng(1, 1, 0, 0)}}); err == nil || !strings.Contains(err.Error(), "before its start") {
+	if _, err := apply([]Change{{Range: rng(1, 1, 0, 0)}}); err == nil || !strings.Contains(err.Error(), "before its start") {
 		t.Errorf("reversed range: %v", err)
 	}
 }
@@ -54,18 +55,12 @@ func TestFilePath(t *testing.T) {
 		{"file://server/share/x.go", "", "on the host server"},
 		{"file:x.go", "", "does not name an absolute path"},
 	} {
-		path, err := filePath(protocol.DocumentURI(c.uri))
+		path, err := FilePath(protocol.DocumentURI(c.uri))
 		switch {
 		case c.err == "" && (err != nil || path != c.path):
 			t.Errorf("filePath(%s) = %q, %v; want %q", c.uri, path, err, c.path)
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 			t.Errorf("filePath(%s) = %q, %v; want an error containing %q", c.uri, path, err, c.err)
 		}
-	}
-	if uriProblem("untitled:Untitled-1", 1) != nil || uriProblem("file:///home/u/x.go", 1) != nil {
-		t.Errorf("uriProblem reports a URI jitls can handle")
-	}
-	if p := uriProblem("file:///home/u/%ZZ/x.go", 3); len(p) != 1 || p[0].version != 3 || !strings.Contains(p[0].diag.Message, "%ZZ") {
-		t.Errorf("uriProblem of a bad file: URI: %+v", p)
 	}
 }
