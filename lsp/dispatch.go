@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"runtime/debug"
-	"sync/atomic"
 
 	"github.com/jitlint/jitlint/internal/jsonrpc"
 
@@ -44,17 +43,11 @@ var notifications = map[string]notificationFunc{
 	"workspace/didChangeWorkspaceFolders":          (*Server).didChangeWorkspaceFolders,
 }
 
-// errRequestCancelled is LSP's RequestCancelled (-32800).
-var errRequestCancelled = jsonrpc2.NewError(-32800, "request cancelled")
-
-// replier answers one request at most once.
-type replier func(result any, err error)
-
 // handle is the connection's handler for every request and notification.
 // It never lets a panic escape: a panicking request is answered with
 // InternalError.
 func (s *Server) handle(ctx context.Context, m *jsonrpc.Message) {
-	reply := s.replier(m)
+	reply := s.conn.Replier(m)
 	defer func() {
 		if r := recover(); r != nil {
 			s.logf("jitls: panic handling %s: %v\n%s", m.Method, r, debug.Stack())
@@ -68,21 +61,7 @@ func (s *Server) handle(ctx context.Context, m *jsonrpc.Message) {
 	}
 }
 
-// replier makes the replier of m: it writes m's id exactly as the client
-// sent it, once; for a notification it does nothing.
-func (s *Server) replier(m *jsonrpc.Message) replier {
-	var done atomic.Bool
-	return func(result any, err error) {
-		if !m.IsCall() || !done.CompareAndSwap(false, true) {
-			return
-		}
-		if werr := s.conn.Reply(m.ID, result, err); werr != nil {
-			s.logf("jitls: replying to %s: %v", m.Method, werr)
-		}
-	}
-}
-
-func (s *Server) handleCall(ctx context.Context, reply replier, call *jsonrpc.Message) {
+func (s *Server) handleCall(ctx context.Context, reply func(any, error), call *jsonrpc.Message) {
 	method := call.Method
 	s.mu.Lock()
 	state := s.state
@@ -111,30 +90,7 @@ func (s *Server) handleCall(ctx context.Context, reply replier, call *jsonrpc.Me
 		reply(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "jitls does not implement %s", method))
 		return
 	}
-	key := jsonrpc.IDKey(call.ID)
-	rctx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	s.inflight[key] = cancel
-	s.mu.Unlock()
-	s.handlers.Add(1)
-	go func() {
-		defer s.handlers.Done()
-		defer func() {
-			if r := recover(); r != nil {
-				s.logf("jitls: panic in %s: %v\n%s", method, r, debug.Stack())
-				reply(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in jitls while handling %s: %v", method, r))
-			}
-			s.mu.Lock()
-			delete(s.inflight, key)
-			s.mu.Unlock()
-			cancel()
-		}()
-		res, err := fn(s, rctx, call.Params)
-		if rctx.Err() != nil && ctx.Err() == nil {
-			err = errRequestCancelled
-		}
-		reply(res, err)
-	}()
+	s.conn.Go(ctx, call, reply, func(ctx context.Context) (any, error) { return fn(s, ctx, call.Params) })
 }
 
 func (s *Server) handleNotification(ctx context.Context, n *jsonrpc.Message) {
@@ -144,7 +100,9 @@ func (s *Server) handleNotification(ctx context.Context, n *jsonrpc.Message) {
 		return
 	}
 	if method == protocol.MethodCancelRequest {
-		s.cancelRequest(n.Params)
+		if err := s.conn.Cancel(n.Params); err != nil {
+			s.logf("jitls: %v", err)
+		}
 		return
 	}
 	s.mu.Lock()
@@ -161,23 +119,6 @@ func (s *Server) handleNotification(ctx context.Context, n *jsonrpc.Message) {
 	}
 	if err := fn(s, ctx, n.Params); err != nil {
 		s.logf("jitls: %s: %v", method, err)
-	}
-}
-
-// cancelRequest handles $/cancelRequest with a numeric or string id.
-func (s *Server) cancelRequest(params json.RawMessage) {
-	var p struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil || jsonrpc.ValidID(p.ID) == nil {
-		s.logf("jitls: $/cancelRequest without a usable id (a number or a string): %s", params)
-		return
-	}
-	s.mu.Lock()
-	cancel := s.inflight[jsonrpc.IDKey(jsonrpc.ValidID(p.ID))]
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
 	}
 }
 

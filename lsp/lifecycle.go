@@ -84,10 +84,8 @@ func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.exitCode = 0
-	for _, c := range s.inflight {
-		c()
-	}
 	s.mu.Unlock()
+	s.conn.CancelAll()
 	s.view.Stop()
 	s.previews.Close()
 }

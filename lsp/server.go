@@ -65,8 +65,6 @@ type Server struct {
 	clientCaps clientCaps
 	folders    []string // the workspace folders (trust.go)
 	docs       map[protocol.DocumentURI]*document
-	inflight   map[string]context.CancelFunc // request id (idKey) → cancel
-	handlers   sync.WaitGroup                // request handlers running
 	exitCode   int
 	exited     chan struct{} // closed by the exit notification
 
@@ -93,7 +91,6 @@ func New(opts Options) *Server {
 	s := &Server{
 		opts:     opts,
 		docs:     make(map[protocol.DocumentURI]*document),
-		inflight: make(map[string]context.CancelFunc),
 		exitCode: 1,
 		exited:   make(chan struct{}),
 		settings: defaultSettings(),
@@ -132,24 +129,14 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	s.view.Stop()
 	s.runs.Stop()
+	s.conn.CancelAll()
 	s.mu.Lock()
-	for _, c := range s.inflight {
-		c()
-	}
 	code := s.exitCode
 	s.mu.Unlock()
 	s.previews.Close()
 	// The cancelled requests answer before Run returns (a client that is
 	// still reading gets whole frames), unless one is stuck.
-	done := make(chan struct{})
-	go func() {
-		s.handlers.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-	}
+	s.conn.WaitRequests(5 * time.Second)
 	return code
 }
 

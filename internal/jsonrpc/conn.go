@@ -143,6 +143,7 @@ type Conn struct {
 	pending map[string]chan *Message // id of a request to the client → its response
 
 	done chan struct{} // closed when reading stops
+	reqs requests      // the requests Go runs
 }
 
 // NewConn returns a connection that speaks JSON-RPC 2.0 in LSP's
