@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/richtext"
+
 	"github.com/jitlint/jitlint/internal/textdoc"
 
 	"go.lsp.dev/protocol"
@@ -145,11 +147,11 @@ func (s *Server) caps() clientCaps {
 }
 
 // markup renders m in the client's preferred format.
-func (c clientCaps) markup(m *markup) protocol.MarkupContent {
+func (c clientCaps) markup(m *richtext.Text) protocol.MarkupContent {
 	if c.markdown {
-		return protocol.MarkupContent{Kind: protocol.Markdown, Value: m.markdown()}
+		return protocol.MarkupContent{Kind: protocol.Markdown, Value: m.Markdown()}
 	}
-	return protocol.MarkupContent{Kind: protocol.PlainText, Value: m.plaintext()}
+	return protocol.MarkupContent{Kind: protocol.PlainText, Value: m.Plaintext()}
 }
 
 // diagnostic shapes d for the client: optional fields it did not announce

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitlint/jitlint/internal/richtext"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -143,11 +145,11 @@ func TestVersionedEditsAndPreferred(t *testing.T) {
 }
 
 func TestMarkupRendering(t *testing.T) {
-	m := new(markup).strong("F_1").text(" has *stars* and `ticks`").para().text("sig ").code("a`b").block("x\ny\n")
-	if got, want := m.markdown(), "**F\\_1** has \\*stars\\* and \\`ticks\\`\n\nsig ``a`b``\n\n```text\nx\ny\n```\n"; got != want {
+	m := new(richtext.Text).Strong("F_1").Prose(" has *stars* and `ticks`").Para().Prose("sig ").Code("a`b").Block("x\ny\n")
+	if got, want := m.Markdown(), "**F\\_1** has \\*stars\\* and \\`ticks\\`\n\nsig ``a`b``\n\n```text\nx\ny\n```\n"; got != want {
 		t.Errorf("markdown:\n%q\nwant\n%q", got, want)
 	}
-	if got, want := m.plaintext(), "F_1 has *stars* and `ticks`\n\nsig a`b\n\n    x\n    y\n"; got != want {
+	if got, want := m.Plaintext(), "F_1 has *stars* and `ticks`\n\nsig a`b\n\n    x\n    y\n"; got != want {
 		t.Errorf("plaintext:\n%q\nwant\n%q", got, want)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jitlint/jitlint/internal/richtext"
+
 	"github.com/jitlint/jitlint/internal/snapshot"
 
 	"go.lsp.dev/protocol"
@@ -53,12 +55,12 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 
 // hoverText is the hover shown on a traced function, or on a
 // transformation call (tf is then the transformed copy).
-func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *snapshot.Func) *markup {
-	m := new(markup).strong(tf.Title())
+func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *snapshot.Func) *richtext.Text {
+	m := new(richtext.Text).Strong(tf.Title())
 	if tf.Xform != nil {
-		m.text(" (the transformed function, traced by jit)").para()
+		m.Prose(" (the transformed function, traced by jit)").Para()
 	} else {
-		m.text(" (traced by jit)").para()
+		m.Prose(" (traced by jit)").Para()
 	}
 	r, err := s.runPreview(ctx, res, tf, result.Jaxpr)
 	if err == nil {
@@ -69,17 +71,17 @@ func (s *Server) hoverText(ctx context.Context, res *pkgResult, tf *snapshot.Fun
 		if errors.As(err, &te) {
 			return te.describe(m)
 		}
-		return m.text("No jaxpr preview:").block(err.Error())
+		return m.Prose("No jaxpr preview:").Block(err.Error())
 	}
-	m.text("Input signature: ").code(tf.Signature())
+	m.Prose("Input signature: ").Code(tf.Signature())
 	if tf.Xform != nil {
-		m.text(tf.Xform.BatchNote())
+		m.Prose(tf.Xform.BatchNote())
 	} else if tf.Defaulted {
-		m.text(" (default shapes; choose others with a ").code("//jit:args").text(" directive, e.g. ").code("//jit:args f32[1024]").text(")")
+		m.Prose(" (default shapes; choose others with a ").Code("//jit:args").Prose(" directive, e.g. ").Code("//jit:args f32[1024]").Prose(")")
 	}
-	m.block(r.Jaxpr).text(fmt.Sprintf("%d equations", r.Eqns))
+	m.Block(r.Jaxpr).Prose(fmt.Sprintf("%d equations", r.Eqns))
 	if c := s.previews.LastMeasured(res.Dir, tf.Key()); c != nil {
-		m.text(" · " + costTitle(c))
+		m.Prose(" · " + costTitle(c))
 	}
 	return m
 }

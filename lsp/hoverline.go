@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/richtext"
+
 	"github.com/jitlint/jitlint/internal/textdoc"
 
 	"github.com/jitlint/jitlint/internal/snapshot"
@@ -37,15 +39,15 @@ func (s *Server) lineHover(ctx context.Context, res *pkgResult, path string, off
 	if len(eqns) == 0 {
 		return nil
 	}
-	text := new(markup).strong(fmt.Sprintf("Line %d staged %d equation(s)", line, len(eqns))).
-		text(" in the jaxpr of " + tf.Name + "(" + tf.Signature() + ")").para()
+	text := new(richtext.Text).Strong(fmt.Sprintf("Line %d staged %d equation(s)", line, len(eqns))).
+		Prose(" in the jaxpr of " + tf.Name + "(" + tf.Signature() + ")").Para()
 	shown := eqns
 	if len(shown) > maxLineEqns {
 		shown = shown[:maxLineEqns]
 	}
-	text.block(strings.Join(shown, "\n"))
+	text.Block(strings.Join(shown, "\n"))
 	if len(eqns) > len(shown) {
-		text.para().text(fmt.Sprintf("… and %d more.", len(eqns)-len(shown)))
+		text.Para().Prose(fmt.Sprintf("… and %d more.", len(eqns)-len(shown)))
 	}
 	start, end, _ := snapshot.LineSpan(res.Parsed.Contents[path], line)
 	rng := m.Range(start, end)

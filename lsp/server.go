@@ -1,14 +1,12 @@
 // Package lsp implements jitls, the language server for code traced by
 // github.com/jitlint/jitlint/jit: live diagnostics from the jitlint
-// analyzers, quick fixes, and (in trusted workspaces) a hover and code lenses
-// that show a function's jaxpr and measured compile cost.
+// analyzers, quick fixes, and (in trusted workspace folders) hovers, code
+// lenses and inlay hints that show a function's jaxpr and compile cost.
 //
-// The server speaks LSP over a byte stream (stdio in cmd/jitls). It uses the
-// go.lsp.dev/protocol wire types, but its own framing, JSON-RPC connection
-// and dispatch (transport.go, jsonrpc.go, dispatch.go): framing that
-// resynchronises after bad input, request ids echoed exactly as sent, and
-// none of the defects of protocol.NewServer (ignored numeric cancellation,
-// no panic recovery, crashes on methods it does not implement).
+// It is the protocol glue, one file per feature: internal/snapshot
+// analyses packages into immutable snapshots that every feature reads,
+// internal/previewer builds and runs previews, internal/jsonrpc is the
+// connection, internal/textdoc maps URIs and positions.
 package lsp
 
 import (

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/richtext"
+
 	"github.com/jitlint/jitlint/internal/textdoc"
 
 	"go.lsp.dev/protocol"
@@ -27,29 +29,31 @@ type trustError struct {
 }
 
 // describe writes the explanation into m.
-func (e *trustError) describe(m *markup) *markup {
+func (e *trustError) describe(m *richtext.Text) *richtext.Text {
 	switch {
 	case e.untrusted:
-		return m.text("Previews and compile-cost measurements build and run your code, so jitls only runs them in a trusted workspace. " +
-			"Enable them by starting jitls with the initializationOptions ").code(`{"allowCodeExecution": true}`).
-			text(" (VS Code: trust the workspace; Neovim: ").code("init_options = { allowCodeExecution = true }").text(").")
+		return m.Prose("Previews and compile-cost measurements build and run your code, so jitls only runs them in a trusted workspace. " +
+			"Enable them by starting jitls with the initializationOptions ").Code(`{"allowCodeExecution": true}`).
+			Prose(" (VS Code: trust the workspace; Neovim: ").Code("init_options = { allowCodeExecution = true }").Prose(").")
 	case len(e.folders) == 0:
-		return m.text("jitls builds and runs code only for files inside a trusted workspace folder, and the editor named no workspace folder " +
-			"(initialize had no workspaceFolders and no rootUri), so ").code(e.file).text(" is outside them. Open its folder as the workspace to preview it.")
+		return m.Prose("jitls builds and runs code only for files inside a trusted workspace folder, and the editor named no workspace folder " +
+			"(initialize had no workspaceFolders and no rootUri), so ").Code(e.file).Prose(" is outside them. Open its folder as the workspace to preview it.")
 	}
-	m.code(e.file).text(" is outside the trusted workspace folders (")
+	m.Code(e.file).Prose(" is outside the trusted workspace folders (")
 	for i, f := range e.folders {
 		if i > 0 {
-			m.text(", ")
+			m.Prose(", ")
 		}
-		m.code(f)
+		m.Code(f)
 	}
-	return m.text("), so jitls does not build or run it: previews run code only for files inside a trusted workspace folder. " +
+	return m.Prose("), so jitls does not build or run it: previews run code only for files inside a trusted workspace folder. " +
 		"Add its folder to the workspace to preview it.")
 }
 
 // Error is the explanation as plain text.
-func (e *trustError) Error() string { return strings.TrimSpace(e.describe(new(markup)).plaintext()) }
+func (e *trustError) Error() string {
+	return strings.TrimSpace(e.describe(new(richtext.Text)).Plaintext())
+}
 
 // mayRun returns nil if the server may build and run code for file (an
 // absolute path), else a *trustError that says why not.

@@ -49,6 +49,7 @@ var layers = []layer{
 	{"analyzers/traced", "golang.org/x/tools", "the analysis of what is traced that every check builds on"},
 	{"internal/snapshot", "analyzers/traced internal/typecheck internal/factpass internal/previewer jit/events jit/preview/result golang.org/x/tools",
 		"the language server's view of a workspace: immutable snapshots of each package directory (files, types, the analysis, facts), and the last run's recompiles"},
+	{"internal/richtext", "", "rich text rendered as Markdown or plaintext, as each client can show it"},
 	{"internal/textdoc", "go.lsp.dev", "text documents as LSP names them: file: URIs and paths, UTF-16 positions and byte offsets, incremental changes"},
 	{"internal/jsonrpc", "go.lsp.dev", "the language server's JSON-RPC 2.0 connection: framing that resynchronises, ids echoed as sent"},
 	{"analyzers/internal/astq", "golang.org/x/tools", "syntax helpers of the checks: the path to a node, the enclosing function, a loop's body, the name jit is imported as"},
@@ -62,7 +63,7 @@ var layers = []layer{
 		"golangci-lint's module plugin"},
 	{"analyzers/internal/fixturetest", "golang.org/x/tools", "test support for the checks' fixtures"},
 	{"analyzers/realworld", "", "tests only: the checks on real programs"},
-	{"lsp", "analyzers/suppress internal/snapshot internal/jsonrpc internal/textdoc internal/previewer jit/preview/result golang.org/x/tools go.lsp.dev",
+	{"lsp", "analyzers/suppress internal/snapshot internal/jsonrpc internal/textdoc internal/richtext internal/previewer jit/preview/result golang.org/x/tools go.lsp.dev",
 		"the language server (cmd/jitls hands it the analyzers)"},
 	{"lsp/lsptest", "", "test support: a small LSP client"},
 	{"cmd/jitlint", "analyzers analyzers/traced analyzers/suppress internal/typecheck internal/factpass internal/previewer jit/events golang.org/x/tools github.com/owenrumney/go-sarif",
@@ -99,7 +100,7 @@ var never = []rule{
 		"previews run jit in a child process; only the result type, jit/preview/result, is shared (and jit's API names, from analyzers/traced)"},
 	{"lsp/...", "jit jit/ir/... jit/backend jit/cpu/... jit/gpu/... cmd/...", "previews run jit in a child process, built in the user's module with the user's jit (only the events record, jit/events, is shared)"},
 	{"cmd/jitlint", "lsp/...", "the command line runs the analyzers and previews without a language server"},
-	{"internal/snapshot internal/jsonrpc internal/textdoc", "lsp/... cmd/...", "the server's parts hold nothing of the server: it calls them with explicit inputs"},
+	{"internal/snapshot internal/jsonrpc internal/textdoc internal/richtext", "lsp/... cmd/...", "the server's parts hold nothing of the server: it calls them with explicit inputs"},
 	{"internal/snapshot", "go.lsp.dev internal/jsonrpc", "a snapshot knows nothing of the protocol: the server converts what it finds"},
 }
 

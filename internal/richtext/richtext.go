@@ -1,13 +1,15 @@
-package lsp
+// Package richtext is rich text built once and rendered as Markdown or as
+// plaintext, for clients that show either: callers write with its methods
+// and never put Markdown syntax in their strings.
+package richtext
 
 import (
 	"strings"
 )
 
-// markup is rich text built once and rendered as Markdown or as plaintext
-// (clientCaps.markup chooses): features write with its methods and never
-// put Markdown syntax in their strings.
-type markup struct {
+// Text is rich text: prose, emphasis, inline code, code blocks and
+// paragraph breaks, appended in order. The zero value is empty text.
+type Text struct {
 	parts []markupPart
 }
 
@@ -26,28 +28,28 @@ type markupPart struct {
 	text string
 }
 
-func (m *markup) add(k markupKind, s string) *markup {
+func (m *Text) add(k markupKind, s string) *Text {
 	m.parts = append(m.parts, markupPart{k, s})
 	return m
 }
 
-// text appends prose.
-func (m *markup) text(s string) *markup { return m.add(mText, s) }
+// Prose appends prose.
+func (m *Text) Prose(s string) *Text { return m.add(mText, s) }
 
-// strong appends emphasised prose.
-func (m *markup) strong(s string) *markup { return m.add(mStrong, s) }
+// Strong appends emphasised prose.
+func (m *Text) Strong(s string) *Text { return m.add(mStrong, s) }
 
-// code appends inline code.
-func (m *markup) code(s string) *markup { return m.add(mCode, s) }
+// Code appends inline Code.
+func (m *Text) Code(s string) *Text { return m.add(mCode, s) }
 
-// block appends a code block (a paragraph of its own).
-func (m *markup) block(s string) *markup { return m.add(mBlock, strings.TrimRight(s, "\n")) }
+// Block appends a code Block (a paragraph of its own).
+func (m *Text) Block(s string) *Text { return m.add(mBlock, strings.TrimRight(s, "\n")) }
 
-// para ends a paragraph.
-func (m *markup) para() *markup { return m.add(mBreak, "") }
+// Para ends a paragraph.
+func (m *Text) Para() *Text { return m.add(mBreak, "") }
 
-// markdown renders m as CommonMark.
-func (m *markup) markdown() string {
+// Markdown renders m as CommonMark.
+func (m *Text) Markdown() string {
 	return m.render(func(p markupPart) string {
 		switch p.kind {
 		case mStrong:
@@ -72,9 +74,9 @@ func (m *markup) markdown() string {
 	})
 }
 
-// plaintext renders m without any markup: code blocks are indented by
+// Plaintext renders m without any markup: code blocks are indented by
 // four spaces, inline code and emphasis are the bare text.
-func (m *markup) plaintext() string {
+func (m *Text) Plaintext() string {
 	return m.render(func(p markupPart) string {
 		if p.kind == mBlock {
 			return "    " + strings.ReplaceAll(p.text, "\n", "\n    ")
@@ -85,7 +87,7 @@ func (m *markup) plaintext() string {
 
 // render joins the paragraphs of m (code blocks are paragraphs of their
 // own) with blank lines, each part formatted by f.
-func (m *markup) render(f func(markupPart) string) string {
+func (m *Text) render(f func(markupPart) string) string {
 	var paras []string
 	var cur strings.Builder
 	flush := func() {
