@@ -6,6 +6,8 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
 )
@@ -31,7 +33,7 @@ func New(tracer *analysis.Analyzer) *analysis.Analyzer {
 // a new value on every run of the call, beyond a few that repeat.
 func checkCall(r *traced.Result, j *traced.JittedCall, report func(analysis.Diagnostic)) {
 	for k, arg := range j.Call.Args {
-		if t := j.ParamType(k); t == nil || !traced.ContainsArray(t) || j.IsStatic(k) {
+		if t := j.ParamType(k); t == nil || !jitapi.ContainsArray(t) || j.IsStatic(k) {
 			continue
 		}
 		c := j.ShapeChurn(k)

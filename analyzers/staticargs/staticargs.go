@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -70,7 +72,7 @@ func checkCall(r *traced.Result, j *traced.JittedCall, report func(analysis.Diag
 		}
 		var msg string
 		switch {
-		case traced.ContainsArray(t):
+		case jitapi.ContainsArray(t):
 			msg = fmt.Sprintf("an Array is passed as static argument %s: static arguments are Go values kept in the cache key; pass arrays as ordinary arguments", name)
 		case !types.Comparable(t):
 			msg = fmt.Sprintf("static argument %s has type %s, which is not comparable: the call panics with BadStaticArg. Use a comparable value (an array, a string, a struct of comparable fields)",
@@ -134,7 +136,7 @@ func staticFields(t types.Type, path []int, prefix string) []staticField {
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		p := append(append([]int(nil), path...), i)
-		if traced.IsStaticTag(st.Tag(i)) {
+		if jitapi.IsStaticTag(st.Tag(i)) {
 			out = append(out, staticField{prefix + f.Name(), p})
 			continue
 		}

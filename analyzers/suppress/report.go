@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
 )
@@ -24,7 +26,7 @@ func newDirectiveAnalyzer(parser *analysis.Analyzer, wrapped []*analysis.Analyze
 		URL:      traced.DocURL(Name),
 		Requires: requires,
 		Run: func(pass *analysis.Pass) (any, error) {
-			if !traced.ImportsJit(pass.Pkg) {
+			if !jitapi.ImportsJit(pass.Pkg) {
 				return nil, nil
 			}
 			set := pass.ResultOf[parser].(*Set)

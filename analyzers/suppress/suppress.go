@@ -17,7 +17,8 @@ import (
 	"go/token"
 	"reflect"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -73,7 +74,7 @@ func newParser() *analysis.Analyzer {
 		Doc:        "parse the //jitlint:ignore and //jitlint:file-ignore directives of a package",
 		ResultType: reflect.TypeOf((*Set)(nil)),
 		Run: func(pass *analysis.Pass) (any, error) {
-			if !traced.ImportsJit(pass.Pkg) {
+			if !jitapi.ImportsJit(pass.Pkg) {
 				return NewSet(pass.Fset, nil), nil // the analyzers skip the package
 			}
 			return NewSet(pass.Fset, pass.Files), nil

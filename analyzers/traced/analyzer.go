@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -22,14 +24,14 @@ func New() *analysis.Analyzer {
 		URL:        DocURL(""),
 		ResultType: reflect.TypeOf((*Result)(nil)),
 		FactTypes:  []analysis.Fact{new(FuncFact)},
-		Run: Guard(func(pass *analysis.Pass) (any, error) {
+		Run: guard(func(pass *analysis.Pass) (any, error) {
 			importFact := func(fn *types.Func, f analysis.Fact) bool { return pass.ImportObjectFact(fn, f) }
 			files := wellTyped(pass.Fset, pass.Files, pass.TypeErrors)
 			r := build(pass.Fset, files, pass.Pkg, pass.TypesInfo, importFact)
 			switch {
 			case r != nil:
 				r.flow.exportFacts(pass, r)
-			case LocalModule(pass.Module) && MayChoose(pass.Files) && !inJitTree(pass.Pkg.Path()):
+			case LocalModule(pass.Module) && mayChoose(pass.Files) && !inJitTree(pass.Pkg.Path()):
 				newFlow(pass.Fset, files, pass.Pkg, pass.TypesInfo, importFact).exportFacts(pass, nil)
 			}
 			return r, nil
@@ -44,10 +46,10 @@ func New() *analysis.Analyzer {
 func NewAnalyzer(name, docGo string, tracer *analysis.Analyzer, run func(*analysis.Pass, *Result)) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:     name,
-		Doc:      ExtractDoc(docGo, name),
+		Doc:      extractDoc(docGo, name),
 		URL:      DocURL(name),
 		Requires: []*analysis.Analyzer{tracer},
-		Run: Guard(func(pass *analysis.Pass) (any, error) {
+		Run: guard(func(pass *analysis.Pass) (any, error) {
 			if r, _ := pass.ResultOf[tracer].(*Result); r != nil {
 				run(pass, r)
 			}
@@ -65,10 +67,10 @@ func DocURL(name string) string {
 	return base + "#" + name
 }
 
-// Guard turns a panic in run into an error naming the analyzer and the
+// guard turns a panic in run into an error naming the analyzer and the
 // package, so that one bad package cannot bring down a long-running driver
 // (the language server) that runs the analyzers in goroutines.
-func Guard(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, error) {
+func guard(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, error) {
 	return func(pass *analysis.Pass) (res any, err error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -85,5 +87,5 @@ func Guard(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, err
 // a checkout of jitlint itself: the analyzers know jit's API as such, so
 // no summary of its functions is ever read.
 func inJitTree(path string) bool {
-	return path == JitPath || strings.HasPrefix(path, JitPath+"/")
+	return path == jitapi.JitPath || strings.HasPrefix(path, jitapi.JitPath+"/")
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -170,7 +172,7 @@ func (f *flow) external(fn *ssa.Function, args []*Expr, mode *Expr, site any) *E
 		switch {
 		case i < len(known) && known[i] != nil:
 			outs[i] = carried(known[i], mode)
-		case ContainsArray(results.At(i).Type()) && !isPtr:
+		case jitapi.ContainsArray(results.At(i).Type()) && !isPtr:
 			outs[i] = array("external", site, args, nil, mode)
 		default:
 			outs[i] = fresh(site) // a value, or an object, the call makes

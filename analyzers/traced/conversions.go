@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -68,7 +70,7 @@ func (r *Result) rootProblems(root *Root, kind string) []*Problem {
 		if p.Kind != kind {
 			continue
 		}
-		if p.Param >= 0 && (p.Param >= params.Len() || containsInt(root.Static, p.Param) || !ContainsArray(params.At(p.Param).Type())) {
+		if p.Param >= 0 && (p.Param >= params.Len() || containsInt(root.Static, p.Param) || !jitapi.ContainsArray(params.At(p.Param).Type())) {
 			continue
 		}
 		out = append(out, p)
@@ -124,7 +126,7 @@ func (r *Result) conversionAt(c *Context, call ssa.CallInstruction, b *ssa.Basic
 		return Conversion{}, false
 	}
 	m, ok := arrayMethod(jitName(callee))
-	if !ok || hostConversions[m] == "" || len(call.Common().Args) == 0 {
+	if !ok || jitapi.HostConversionType(m) == "" || len(call.Common().Args) == 0 {
 		return Conversion{}, false
 	}
 	if !r.flow.maybeTraced(c.value(call.Common().Args[0], b), c) {
@@ -138,7 +140,7 @@ func (r *Result) conversionAt(c *Context, call ssa.CallInstruction, b *ssa.Basic
 	if sel, ok := ast.Unparen(expr.Fun).(*ast.SelectorExpr); ok {
 		recv = sel.X
 	}
-	return Conversion{Call: expr, Recv: recv, GoType: hostConversions[m], Related: r.related(c)}, true
+	return Conversion{Call: expr, Recv: recv, GoType: jitapi.HostConversionType(m), Related: r.related(c)}, true
 }
 
 // argTraced reports whether argument i of call holds a tracer in c (any
@@ -206,7 +208,7 @@ func (r *Result) problemsOf(fn *ssa.Function) []Problem {
 	}
 	traced := []int{-1} // no argument traced: what any call from a trace does
 	for i, p := range fn.Params {
-		if ContainsArray(p.Type()) {
+		if jitapi.ContainsArray(p.Type()) {
 			traced = append(traced, i)
 		}
 	}

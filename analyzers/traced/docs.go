@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// ExtractDoc returns the Analyzer.Doc text of the analyzer called name from
+// extractDoc returns the Analyzer.Doc text of the analyzer called name from
 // the source of its doc.go: the comment lines after "# Analyzer name", whose
 // first line is "name: title".
-func ExtractDoc(docGo, name string) string {
+func extractDoc(docGo, name string) string {
 	var lines []string
 	in := false
 	for _, line := range strings.Split(docGo, "\n") {

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -19,7 +21,7 @@ func (s *summary) eval(v ssa.Value) *Expr {
 			if _, ok := v.Type().Underlying().(*types.Slice); ok {
 				return seq(exprZero)
 			}
-			if IsArray(v.Type()) {
+			if jitapi.IsArray(v.Type()) {
 				return zeroArray // jit.Array{}: no array at all
 			}
 			return unknown

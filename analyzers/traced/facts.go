@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -330,13 +331,13 @@ func LocalModule(m *analysis.Module) bool { return m != nil && m.Path != "" && m
 // (the jitlint command, go vet, jitls) asks it, so that all see the same
 // facts.
 func NeedsFacts(importsJit bool, m *analysis.Module, files []*ast.File) bool {
-	return importsJit || LocalModule(m) && MayChoose(files)
+	return importsJit || LocalModule(m) && mayChoose(files)
 }
 
-// MayChoose reports, from syntax alone, whether files declare an exported
+// mayChoose reports, from syntax alone, whether files declare an exported
 // function with one result whose value may be summarised (a schedule, a
 // bucket chooser).
-func MayChoose(files []*ast.File) bool {
+func mayChoose(files []*ast.File) bool {
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Recv == nil && fd.Name.IsExported() && fd.Type.Results != nil && fd.Type.Results.NumFields() == 1 {
@@ -392,7 +393,7 @@ func (f *flow) callOps(s *summary, call ssa.CallInstruction, b *ssa.BasicBlock) 
 	if callee := com.StaticCallee(); callee != nil {
 		if name := jitName(callee); name != "" {
 			m, isMethod := arrayMethod(name)
-			if isMethod && stagingMethods[m] || !isMethod && stagingFuncs[name] {
+			if isMethod && jitapi.StagingMethod(m) || !isMethod && jitapi.StagingFunc(name) {
 				return 1
 			}
 			return 0

@@ -3,6 +3,8 @@ package traced
 import (
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -14,7 +16,7 @@ import (
 // or "".
 func jitName(fn *ssa.Function) string {
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || !IsJitPath(obj.Pkg().Path()) {
+	if !ok || obj.Pkg() == nil || !jitapi.IsJitPath(obj.Pkg().Path()) {
 		return ""
 	}
 	obj = obj.Origin()
@@ -55,15 +57,15 @@ func (f *flow) jitCall(name string, fn *ssa.Function, args []*Expr, mode *Expr, 
 			return tracerOf(x)
 		case m == "BlockUntilReady":
 			return x
-		case hostConversions[m] != "":
+		case jitapi.HostConversionType(m) != "":
 			return fresh(site) // the data
-		case stagingMethods[m]:
+		case jitapi.StagingMethod(m):
 			return f.arrayOp(m, site, args, mode)
 		}
 		return unknown
 	}
 	switch {
-	case stagingFuncs[name] && name != "Cond" && name != "Switch" && name != "Scan" && name != "ScanN" && name != "ForiLoop" && name != "WhileLoop" && name != "DebugPrint":
+	case jitapi.StagingFunc(name) && name != "Cond" && name != "Switch" && name != "Scan" && name != "ScanN" && name != "ForiLoop" && name != "WhileLoop" && name != "DebugPrint":
 		return f.arrayOp(name, site, args, mode)
 	case name == "Jit":
 		e := node(kWrapper, args...)

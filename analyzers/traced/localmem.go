@@ -4,6 +4,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -124,7 +126,7 @@ func readOnlyArg(call ssa.CallInstruction, v ssa.Value) bool {
 }
 
 // isFuncPtr reports whether t is *jit.Func[F].
-func isFuncPtr(t types.Type) bool { return IsFunc(t) }
+func isFuncPtr(t types.Type) bool { return jitapi.IsFunc(t) }
 
 // valueBefore is the value of place p just before instr in block b (nil
 // instr: at the end of b): the last store to it in b before instr, or the

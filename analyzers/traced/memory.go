@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -241,7 +243,7 @@ func isArrayAt(t types.Type, path []*Expr) bool {
 // package's own types (an Array is a value, not its fields).
 func opaque(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && IsJitPath(n.Obj().Pkg().Path())
+	return ok && n.Obj().Pkg() != nil && jitapi.IsJitPath(n.Obj().Pkg().Path())
 }
 
 // bind instantiates v, in the atoms of the base's function, with the

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -74,7 +76,7 @@ func Build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *typ
 }
 
 func build(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, importFact func(*types.Func, analysis.Fact) bool) *Result {
-	if !ImportsJit(pkg) {
+	if !jitapi.ImportsJit(pkg) {
 		return nil
 	}
 	r := &Result{Fset: fset, Info: info, Files: files, calls: map[token.Pos]*ast.CallExpr{}, byNode: map[ast.Node]*Func{}}
@@ -328,7 +330,7 @@ func (r *Result) IsStaticField(sel *ast.SelectorExpr) bool {
 		if !ok || i >= st.NumFields() {
 			return false
 		}
-		if IsStaticTag(st.Tag(i)) {
+		if jitapi.IsStaticTag(st.Tag(i)) {
 			return true
 		}
 		t = st.Field(i).Type()

@@ -3,6 +3,8 @@ package traced
 import (
 	"go/token"
 	"slices"
+
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // Shapes: the dims of an array are expressions like any other value, so a
@@ -89,7 +91,7 @@ func sizeOf(x *Expr, site any) *Expr {
 // jit function) makes from args.
 func (f *flow) arrayOp(name string, site any, args []*Expr, mode *Expr) *Expr {
 	dims, tr := opDims(name, args), mode
-	if concreteConstructors[name] {
+	if jitapi.ConcreteConstructor(name) {
 		if s := args[len(args)-1]; name == "Scalar" || name == "FromSlice" || s.Kind == kSeq && isZero(s.Args[0]) {
 			tr = exprFalse
 		}
@@ -284,7 +286,7 @@ var shapedOps = map[string]bool{
 // elementwise reports whether the operation name gives its operands'
 // broadcast shape.
 func elementwise(name string) bool {
-	return (stagingMethods[name] || stagingFuncs[name]) && !shapedOps[name]
+	return (jitapi.StagingMethod(name) || jitapi.StagingFunc(name)) && !shapedOps[name]
 }
 
 // broadcastAll is the shape of an elementwise operation on the array

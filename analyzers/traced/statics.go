@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -184,7 +186,7 @@ func (j *JittedCall) ShapeChurn(k int) *Churn {
 // x, a value of type t, are: an array's shape, or the tuple of the shapes
 // of a pytree's array fields (nil when t holds no arrays).
 func (f *flow) leafShapes(x *Expr, t types.Type, depth int) *Expr {
-	if IsArray(t) {
+	if jitapi.IsArray(t) {
 		sh := shapeTuple(x)
 		if base := projRoot(x); sh.Kind == kShape && base.Kind == kIter && base.N >= 0 {
 			// A loop's array state of dims not known as a whole: after the
@@ -203,7 +205,7 @@ func (f *flow) leafShapes(x *Expr, t types.Type, depth int) *Expr {
 	}
 	var leaves []*Expr
 	for i := range st.NumFields() {
-		if IsStaticTag(st.Tag(i)) {
+		if jitapi.IsStaticTag(st.Tag(i)) {
 			continue // part of the signature, which staticargs checks
 		}
 		if l := f.leafShapes(field(x, i), st.Field(i).Type(), depth+1); l != nil {
@@ -244,7 +246,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		switch {
 		case bounded && exact && !known && ev.newPerElement(e):
 			// a new value at each element read: churn however long the loop
-		case bounded && repeats(k, calls, callsKnown), bounded && !exact && k <= MaxFew:
+		case bounded && repeats(k, calls, callsKnown), bounded && !exact && k <= maxFew:
 			return nil // a few values (each iteration one of a few: buckets)
 		case !bounded && (f.capped(l, e) || unknownShape(e)):
 			return nil // not known to change (capped by a min or max; a shape whose dims are not known)
@@ -309,9 +311,9 @@ func repeatsAround(ev *evaluator, l *Loop, e *Expr, k, calls int64, known bool) 
 	return false
 }
 
-// MaxFew is the largest number of distinct values that is "a few
+// maxFew is the largest number of distinct values that is "a few
 // compiles" when the number of iterations is not known.
-const MaxFew = 8
+const maxFew = 8
 
 // repeats reports whether k values over t iterations repeat enough that
 // most calls hit the cache: one value, or fewer misses than half the calls
@@ -319,7 +321,7 @@ const MaxFew = 8
 // at least every other call).
 func repeats(k, t int64, known bool) bool {
 	if !known {
-		return k <= MaxFew
+		return k <= maxFew
 	}
 	return k <= 1 || 2*k < t
 }

@@ -4,6 +4,8 @@ import (
 	"go/constant"
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -120,11 +122,11 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 	if static {
 		return leaf(exprFalse, "static")
 	}
-	if IsArray(t) {
+	if jitapi.IsArray(t) {
 		return leaf(exprTrue, "")
 	}
-	if st, isStruct := t.Underlying().(*types.Struct); depth > 3 || !ContainsArray(t) && !(isStruct && (depth > 0 || hasStaticField(st))) {
-		if ContainsArray(t) {
+	if st, isStruct := t.Underlying().(*types.Struct); depth > 3 || !jitapi.ContainsArray(t) && !(isStruct && (depth > 0 || hasStaticField(st))) {
+		if jitapi.ContainsArray(t) {
 			return leaf(exprTrue, "")
 		}
 		if depth > 0 {
@@ -137,7 +139,7 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 		fields := make([]*Expr, u.NumFields())
 		for i := range fields {
 			fv := project(func(v *Expr) *Expr { return field(v, i) })
-			fields[i] = pytree(u.Field(i).Type(), fv, sites, fn, n, IsStaticTag(u.Tag(i)), flags, depth+1)
+			fields[i] = pytree(u.Field(i).Type(), fv, sites, fn, n, jitapi.IsStaticTag(u.Tag(i)), flags, depth+1)
 			if fields[i].Kind == kInput {
 				fields[i].Name = "field " + fields[i].Name // a leaf below the parameter
 			}
@@ -165,7 +167,7 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 // hasStaticField reports whether a struct has a `jit:"static"` field.
 func hasStaticField(st *types.Struct) bool {
 	for i := range st.NumFields() {
-		if IsStaticTag(st.Tag(i)) {
+		if jitapi.IsStaticTag(st.Tag(i)) {
 			return true
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"go/format"
 	"go/token"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -27,7 +29,7 @@ func whereFix(r *traced.Result, call *ast.CallExpr, cond ast.Expr, stack []ast.N
 		return analysis.SuggestedFix{}, false
 	}
 	file := r.File(call.Pos())
-	jit := astq.JitImportName(file, traced.JitPath)
+	jit := astq.JitImportName(file, jitapi.JitPath)
 	if jit == "" { // also when file is nil
 		return analysis.SuggestedFix{}, false
 	}
@@ -95,7 +97,7 @@ func returnsOneArray(r *traced.Result, stack []ast.Node) bool {
 		if ft.Results == nil || ft.Results.NumFields() != 1 {
 			return false
 		}
-		return traced.IsArray(r.Info.TypeOf(ft.Results.List[0].Type))
+		return jitapi.IsArray(r.Info.TypeOf(ft.Results.List[0].Type))
 	}
 	return false
 }
@@ -112,7 +114,7 @@ func assignShape(r *traced.Result, ifs *ast.IfStmt) (lhs, a, b ast.Expr, ok bool
 		len(s1.Lhs) != 1 || len(s1.Rhs) != 1 || len(s2.Lhs) != 1 || len(s2.Rhs) != 1 {
 		return nil, nil, nil, false
 	}
-	if src(r, s1.Lhs[0]) != src(r, s2.Lhs[0]) || !traced.IsArray(r.Info.TypeOf(s1.Lhs[0])) {
+	if src(r, s1.Lhs[0]) != src(r, s2.Lhs[0]) || !jitapi.IsArray(r.Info.TypeOf(s1.Lhs[0])) {
 		return nil, nil, nil, false
 	}
 	return s1.Lhs[0], s1.Rhs[0], s2.Rhs[0], true

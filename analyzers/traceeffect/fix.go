@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"strconv"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -19,7 +21,7 @@ func debugPrintFix(r *traced.Result, call *ast.CallExpr) (analysis.SuggestedFix,
 		return analysis.SuggestedFix{}, false
 	}
 	file := r.File(call.Pos())
-	jit := astq.JitImportName(file, traced.JitPath)
+	jit := astq.JitImportName(file, jitapi.JitPath)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if jit == "" || !ok {
 		return analysis.SuggestedFix{}, false

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/types"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"golang.org/x/tools/go/analysis"
@@ -40,7 +42,7 @@ func diagnostic(r *traced.Result, w traced.NaNWhere) analysis.Diagnostic {
 	if w.Operand != nil {
 		operand = types.ExprString(w.Operand)
 	}
-	jit := astq.JitImportName(r.File(w.Call.Pos()), traced.JitPath)
+	jit := astq.JitImportName(r.File(w.Call.Pos()), jitapi.JitPath)
 	if jit == "" {
 		jit = "jit"
 	}

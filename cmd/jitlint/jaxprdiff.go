@@ -11,9 +11,10 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/packages"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/internal/previewer"
 )
 
@@ -142,7 +143,7 @@ func arrayFuncs(pkg *types.Package) []string {
 			continue
 		}
 		for i := range f.Signature().Params().Len() {
-			if traced.IsArray(f.Signature().Params().At(i).Type()) {
+			if jitapi.IsArray(f.Signature().Params().At(i).Type()) {
 				out = append(out, name)
 				break
 			}

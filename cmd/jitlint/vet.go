@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/internal/factpass"
 	"github.com/jitlint/jitlint/internal/typecheck"
@@ -124,7 +126,7 @@ func runVet(all []*analysis.Analyzer, args []string) int {
 // importsJit reports whether the package imports the jit package directly.
 func importsJit(cfg *unitchecker.Config) bool {
 	for _, path := range cfg.ImportMap {
-		if traced.IsJitPath(path) {
+		if jitapi.IsJitPath(path) {
 			return true
 		}
 	}

@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 
@@ -22,7 +23,7 @@ const HarnessFile = "zz_jitls_preview_test.go"
 // the code; the harness only says what to trace with which arguments),
 // and, when the package links the GPU backend, the runtime's GPU estimate.
 const (
-	jitPath         = traced.JitPath
+	jitPath         = jitapi.JitPath
 	runtimePath     = jitPath + "/preview"
 	gpuPath         = jitPath + "/gpu"
 	gpuEstimatePath = runtimePath + "/gpuestimate"

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // Mismatch says why args (from what: "//jit:args", or a signature given
@@ -42,7 +42,7 @@ func ExampleArgs(params *types.Tuple, static []int) string {
 	for i := range params.Len() {
 		t := params.At(i).Type()
 		switch {
-		case traced.IsArray(t) && !slices.Contains(static, i):
+		case jitapi.IsArray(t) && !slices.Contains(static, i):
 			parts[i] = "f32[8]"
 		case isBasic(t, types.IsInteger):
 			parts[i] = "3"
@@ -69,7 +69,7 @@ func isBasic(t types.Type, info types.BasicInfo) bool {
 func checkArg(a Arg, t types.Type, static bool) string {
 	switch a.Kind {
 	case ArgArray:
-		if !traced.IsArray(t) {
+		if !jitapi.IsArray(t) {
 			return fmt.Sprintf("%s is an array but the parameter has type %s", a, t)
 		}
 		if static {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
@@ -103,7 +105,7 @@ func (w *factWalk) visit(q *packages.Package) (string, error) {
 			fmt.Fprintf(h, "dep %s %s\n", path, key)
 		}
 	}
-	imports := slices.ContainsFunc(slices.Collect(maps.Keys(q.Imports)), traced.IsJitPath)
+	imports := slices.ContainsFunc(slices.Collect(maps.Keys(q.Imports)), jitapi.IsJitPath)
 	needs := imports
 	var srcs [][]byte
 	if imports || traced.LocalModule(analysisModule(q.Module)) {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
@@ -77,7 +79,7 @@ var previewEntries = map[string]bool{"Jit": true, "MakeJaxpr": true, "Vmap": tru
 // //jit:traced or given to one of previewEntries.
 func previewRoot(info *types.Info, fn *traced.Func) bool {
 	return fn.Entry == traced.MarkedTraced || slices.ContainsFunc(fn.EntryCalls, func(c *ast.CallExpr) bool {
-		return previewEntries[traced.JitFunc(info, c)]
+		return previewEntries[jitapi.JitFunc(info, c)]
 	})
 }
 
@@ -118,7 +120,7 @@ func scanTraced(pkg *packages.Package, r *traced.Result) ([]*Func, []Problem) {
 		}
 		tf.Static = append(tf.Static, fn.Static...)
 		for _, c := range fn.EntryCalls {
-			if name := traced.JitFunc(pkg.TypesInfo, c); name == "Jit" || name == "MakeJaxpr" {
+			if name := jitapi.JitFunc(pkg.TypesInfo, c); name == "Jit" || name == "MakeJaxpr" {
 				tf.JitCalls = append(tf.JitCalls, mkSpan(c))
 			}
 		}
@@ -172,7 +174,7 @@ func bindSignature(tf *Func, fd *ast.FuncDecl, fset *token.FileSet) []Problem {
 	if dir == nil {
 		for i := range params.Len() {
 			p := params.At(i)
-			if slices.Contains(tf.Static, i) || !traced.IsArray(p.Type()) {
+			if slices.Contains(tf.Static, i) || !jitapi.IsArray(p.Type()) {
 				tf.SigErr = fmt.Sprintf("parameter %d (%s %s) needs a value: add a //jit:args directive to %s's doc comment, e.g. //jit:args %s",
 					i+1, p.Name(), p.Type(), tf.Name, previewer.ExampleArgs(params, tf.Static))
 				return nil

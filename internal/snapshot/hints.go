@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/internal/previewer"
 	"github.com/jitlint/jitlint/jit/preview/result"
@@ -56,7 +58,7 @@ func (s *Snapshot) Hints(tf *Func, r *result.Preview) []Hint {
 		outs := best.out
 		for k, e := range lhs {
 			id, ok := e.(*ast.Ident)
-			if !ok || id.Name == "_" || !traced.IsArray(info.TypeOf(id)) {
+			if !ok || id.Name == "_" || !jitapi.IsArray(info.TypeOf(id)) {
 				continue
 			}
 			idx := 0

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // Token is an identifier in a traced function that denotes a traced value
@@ -132,7 +132,7 @@ func (s *Snapshot) Tokens(path string) []Token {
 				if field.Tag == nil {
 					continue
 				}
-				if tag, err := strconv.Unquote(field.Tag.Value); err == nil && traced.IsStaticTag(tag) {
+				if tag, err := strconv.Unquote(field.Tag.Value); err == nil && jitapi.IsStaticTag(tag) {
 					for _, id := range field.Names {
 						add(id, Property, true)
 					}

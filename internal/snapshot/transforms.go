@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
 
@@ -63,14 +65,14 @@ func scanTransforms(pkg *packages.Package, r *traced.Result, funcs []*Func) []*F
 		for _, call := range fn.EntryCalls {
 			// F itself, by name: not one of the functions a table entry may hold.
 			id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
-			if !ok || info.Uses[id] != info.Defs[fd.Name] || !transformAPIs[traced.JitFunc(info, call)] {
+			if !ok || info.Uses[id] != info.Defs[fd.Name] || !transformAPIs[jitapi.JitFunc(info, call)] {
 				continue
 			}
 			file := fileOf(pkg, call)
 			var layers []previewer.Transform
 			problem := ""
 			for c := call; c != nil; c = enclosingWrapper(file, info, c) {
-				api := traced.JitFunc(info, c)
+				api := jitapi.JitFunc(info, c)
 				if !transformAPIs[api] { // jit.Jit or jit.MakeJaxpr of the transformed function
 					x := out[len(out)-1].Xform
 					x.Spans = append(x.Spans, spanOf(pkg, c))
@@ -144,7 +146,7 @@ func readLayer(info *types.Info, c *ast.CallExpr, api string) (previewer.Transfo
 		oc, ok := ast.Unparen(a).(*ast.CallExpr)
 		name := ""
 		if ok {
-			name = traced.JitFunc(info, oc)
+			name = jitapi.JitFunc(info, oc)
 		}
 		if name == "" || oc.Ellipsis.IsValid() {
 			return l, fmt.Sprintf("its option %s is not a jit option call with constant arguments, so jitls cannot tell what it is; write it as one (e.g. jit.InAxes(1)) to preview it", shorten(types.ExprString(a), 40))
@@ -225,7 +227,7 @@ func batchArg(a previewer.Arg, ax int) previewer.Arg {
 // it, or nil.
 func notMappedValue(pkg *types.Package) constant.Value {
 	for _, imp := range pkg.Imports() {
-		if traced.IsJitPath(imp.Path()) {
+		if jitapi.IsJitPath(imp.Path()) {
 			if c, ok := imp.Scope().Lookup("NotMapped").(*types.Const); ok {
 				return c.Val()
 			}
@@ -281,7 +283,7 @@ func enclosingWrapper(file *ast.File, info *types.Info, c *ast.CallExpr) *ast.Ca
 			continue
 		case *ast.CallExpr:
 			if len(p.Args) > 0 && ast.Unparen(p.Args[0]) == c {
-				if name := traced.JitFunc(info, p); transformAPIs[name] || name == "Jit" || name == "MakeJaxpr" {
+				if name := jitapi.JitFunc(info, p); transformAPIs[name] || name == "Jit" || name == "MakeJaxpr" {
 					return p
 				}
 			}

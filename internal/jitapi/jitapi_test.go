@@ -1,4 +1,4 @@
-package traced
+package jitapi
 
 import (
 	"go/types"

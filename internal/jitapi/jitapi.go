@@ -1,4 +1,11 @@
-package traced
+// Package jitapi is what the tools know of jit's API: its import path, the
+// Array and function types, which functions and methods stage operations,
+// which give static values or copy values to the host, and the struct tag
+// of static fields. The analyzers, the language server and the preview
+// builder read jit by these names; none of them links jit. Its test checks
+// the tables against the real package, so that a name added to jit fails
+// until it is classified here.
+package jitapi
 
 import (
 	"go/ast"
@@ -9,7 +16,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// What the analyzers know about the jit API. Every exported function of jit
+// Every exported function of jit
 // is in stagingFuncs or nonOps (and maybe tracingEntryPoints), every exported
 // Array method in exactly one of staticMethods, hostConversions,
 // stagingMethods and nonOpMethods: TestJitAPIClassified checks these tables
@@ -206,3 +213,17 @@ func HostConversion(info *types.Info, call *ast.CallExpr) (recv ast.Expr, goType
 // they stage a broadcast). TestRuntimeSemantics checks this against the
 // runtime.
 var concreteConstructors = map[string]bool{"Scalar": true, "FromSlice": true, "Full": true, "Zeros": true, "Ones": true}
+
+// HostConversionType returns the Go type the Array method m copies a value
+// to the host as ("bool" for Bool), or "" if m is no host conversion.
+func HostConversionType(m string) string { return hostConversions[m] }
+
+// StagingFunc reports whether the jit function name stages an operation.
+func StagingFunc(name string) bool { return stagingFuncs[name] }
+
+// StagingMethod reports whether the Array method name stages an operation.
+func StagingMethod(name string) bool { return stagingMethods[name] }
+
+// ConcreteConstructor reports whether the jit function name makes a
+// concrete (not traced) Array from host values.
+func ConcreteConstructor(name string) bool { return concreteConstructors[name] }
