@@ -184,7 +184,7 @@ type gemmRun[S, T float32 | float64] struct {
 	packRuns   int
 	blocks     []blockTask
 	next       atomic.Int64
-	wg         sync.WaitGroup
+	wg         join
 	mu         sync.Mutex
 	err        any
 }
