@@ -30,18 +30,55 @@ type job interface {
 	work(w int)
 }
 
-// join is where a dispatch waits for its pool shares: left counts the
-// shares not done (polled first), wg blocks when they take long.
+// join is where a dispatch waits for its pool shares. A share runs once,
+// on the pool goroutine or the dispatcher that claims it first: the
+// dispatcher, its own share done, claims the shares no pool goroutine has
+// started (the job's units are then all taken, so they return at once),
+// so that it never waits for a goroutine the operating system has not
+// run yet. state holds the dispatch's generation (high 32 bits: a task
+// left in the queue from an earlier dispatch claims nothing) and the
+// claimed shares 1 to 32 (low bits; shares above 32 run on the pool
+// only); left counts the shares not done, and the share that ends them
+// sends on done.
 type join struct {
-	left atomic.Int32
-	wg   sync.WaitGroup
+	state atomic.Uint64
+	left  atomic.Int32
+	done  chan struct{}
+}
+
+// claim reports whether share w of generation gen is this caller's to run.
+func (jn *join) claim(gen uint32, w int) bool {
+	if w > 32 {
+		return true
+	}
+	bit := uint64(1) << (w - 1)
+	for {
+		s := jn.state.Load()
+		if uint32(s>>32) != gen || s&bit != 0 {
+			return false
+		}
+		if jn.state.CompareAndSwap(s, s|bit) {
+			return true
+		}
+	}
+}
+
+// finish records that one share is done.
+func (jn *join) finish() {
+	if jn.left.Add(-1) == 0 {
+		select {
+		case jn.done <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // task is a worker's share of a job handed to a pool goroutine.
 type task struct {
-	j  job
-	jn *join
-	w  int
+	j   job
+	jn  *join
+	gen uint32
+	w   int
 }
 
 var (
@@ -60,10 +97,13 @@ var (
 // for its shares before it blocks: waking a parked thread takes the
 // operating system (and a virtual machine's hypervisor) 15 to 130 µs on
 // the machines measured, as long as a phase of a small matrix product.
-// (OpenBLAS's threads poll likewise.)
+// (OpenBLAS's threads poll likewise.) poolWait is short: a share that
+// takes longer is usually one whose thread the operating system has
+// descheduled (a loaded machine), and a dispatcher that keeps polling
+// keeps the processor that thread could run on.
 const (
 	poolSpin = 200 * time.Microsecond
-	poolWait = time.Millisecond
+	poolWait = 50 * time.Microsecond
 )
 
 // startPool starts one goroutine per CPU that runs the shares of jobs
@@ -99,9 +139,10 @@ func poolLoop() {
 			}
 			t, polling = pollTask(polling)
 		}
-		t.j.work(t.w)
-		t.jn.left.Add(-1)
-		t.jn.wg.Done()
+		if t.jn.claim(t.gen, t.w) {
+			t.j.work(t.w)
+			t.jn.finish()
+		}
 	}
 }
 
@@ -143,15 +184,24 @@ func pollTask(polling bool) (task, bool) {
 }
 
 // dispatch runs workers 1..nw-1 of j on the pool and worker 0 on the
-// calling goroutine, then waits for all of them (jn is j's), polling for
-// up to poolWait before it blocks (a blocked goroutine is woken as slowly
-// as a parked pool goroutine, and its waker may then hold its processor).
+// calling goroutine, which then runs the shares no pool goroutine has
+// claimed (see join; jn is j's) and waits for the others, polling for up
+// to poolWait before it blocks (a blocked goroutine is woken as slowly as
+// a parked pool goroutine, and its waker may then hold its processor).
 func dispatch(j job, jn *join, nw int) {
 	poolOnce.Do(startPool)
+	if jn.done == nil {
+		jn.done = make(chan struct{}, 1)
+	}
+	select {
+	case <-jn.done: // an earlier dispatch's, which saw left reach 0 itself
+	default:
+	}
+	gen := uint32(jn.state.Load()>>32) + 1
+	jn.state.Store(uint64(gen) << 32)
 	jn.left.Store(int32(nw - 1))
-	jn.wg.Add(nw - 1)
 	for w := 1; w < nw; w++ {
-		poolTasks <- task{j: j, jn: jn, w: w}
+		poolTasks <- task{j: j, jn: jn, gen: gen, w: w}
 		if poolSpinning.Load() == 0 {
 			select {
 			case poolWake <- struct{}{}:
@@ -160,13 +210,21 @@ func dispatch(j job, jn *join, nw int) {
 		}
 	}
 	j.work(0)
+	for w := 1; w < nw; w++ {
+		if jn.claim(gen, w) {
+			j.work(w)
+			jn.finish()
+		}
+	}
 	start := time.Now()
 	for i := 1; jn.left.Load() > 0; i++ {
 		if i%128 == 0 && time.Since(start) > poolWait {
+			for jn.left.Load() > 0 {
+				<-jn.done
+			}
 			break
 		}
 	}
-	jn.wg.Wait()
 }
 
 // parallelFor reports whether a kernel over n elements with per-element
