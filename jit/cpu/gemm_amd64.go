@@ -22,18 +22,28 @@ func gemmF32AVX512(kc int, a, b, c *float32, ldc int, accum bool)
 //go:noescape
 func gemmF64AVX512(kc int, a, b, c *float64, ldc int, accum bool)
 
+// fmaLoopAVX2 and fmaLoopAVX512 run n iterations of 12 (YMM) or 16 (ZMM)
+// independent float32 FMAs: the FMA throughput of a core, which
+// BenchmarkMicroKernel measures the kernels against.
+//
+//go:noescape
+func fmaLoopAVX2(n int)
+
+//go:noescape
+func fmaLoopAVX512(n int)
+
 // The assembly kernels as microKernels.
 var (
-	avx2KernelF32   = asmKernel("avx2 6x16", 6, 16, gemmF32AVX2)
-	avx2KernelF64   = asmKernel("avx2 6x8", 6, 8, gemmF64AVX2)
-	avx512KernelF32 = asmKernel("avx512 12x32", 12, 32, gemmF32AVX512)
-	avx512KernelF64 = asmKernel("avx512 12x16", 12, 16, gemmF64AVX512)
+	avx2KernelF32   = asmKernel("avx2 6x16", 6, 16, 256, gemmF32AVX2)
+	avx2KernelF64   = asmKernel("avx2 6x8", 6, 8, 256, gemmF64AVX2)
+	avx512KernelF32 = asmKernel("avx512 12x32", 12, 32, 512, gemmF32AVX512)
+	avx512KernelF64 = asmKernel("avx512 12x16", 12, 16, 512, gemmF64AVX512)
 )
 
-// asmKernel wraps an assembly kernel, checking the slices' lengths (the
-// assembly trusts them).
-func asmKernel[T float32 | float64](name string, mr, nr int, f func(kc int, a, b, c *T, ldc int, accum bool)) microKernel[T] {
-	return microKernel[T]{name: name, mr: mr, nr: nr, run: func(kc int, a, b, c []T, ldc int, accum bool) {
+// asmKernel wraps an assembly kernel of vectors bits wide, checking the
+// slices' lengths (the assembly trusts them).
+func asmKernel[T float32 | float64](name string, mr, nr, bits int, f func(kc int, a, b, c *T, ldc int, accum bool)) microKernel[T] {
+	return microKernel[T]{name: name, mr: mr, nr: nr, vecBits: bits, run: func(kc int, a, b, c []T, ldc int, accum bool) {
 		if kc <= 0 || len(a) < kc*mr || len(b) < kc*nr || ldc < nr || len(c) < (mr-1)*ldc+nr {
 			panic("cpu: micro-kernel called with short panels or tile")
 		}

@@ -38,3 +38,28 @@ func TestKernelChoice(t *testing.T) {
 		t.Errorf("this CPU (%+v) uses %s, want %s", hostFeatures, kernelF32.name, want32.name)
 	}
 }
+
+// hostKernelSets are the micro-kernels this CPU runs, each set (f32, f64)
+// once: the chosen ones and, below them, the AVX2 ones where the chosen
+// are AVX-512 (so that the AVX2 path is tested and measured on AVX-512
+// machines too).
+func hostKernelSets() []kernelSet {
+	k32, k64 := chooseKernels(hostFeatures)
+	sets := []kernelSet{{"chosen", k32, k64}}
+	if hostFeatures.avx2FMA && k32.name != avx2KernelF32.name {
+		sets = append(sets, kernelSet{"avx2", avx2KernelF32, avx2KernelF64})
+	}
+	return sets
+}
+
+// fmaLoop returns the FMA throughput loop of vectors bits wide (nil for
+// none) and the independent FMAs it runs per iteration.
+func fmaLoop(bits int) (func(n int), int) {
+	switch bits {
+	case 256:
+		return fmaLoopAVX2, 12
+	case 512:
+		return fmaLoopAVX512, 16
+	}
+	return nil, 0
+}

@@ -3,28 +3,42 @@ package cpu
 import (
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"github.com/jitlint/jitlint/jit/ir"
 )
 
-// BenchmarkMicroKernel times the chosen micro-kernels alone on one core,
-// on L1-resident panels (kc = 256, the products' kc), in process CPU time
-// (which a loaded machine's preemptions do not inflate), and reports
-// GFLOP/s and the fraction of the core's FMA peak: cycles are counted by
-// nsPerCycle's chain of dependent multiplies timed in the same run, and the
-// peak is two vector FMAs per cycle (the two FMA pipes of Zen 2/3/4 and of
-// Intel cores since Haswell), so a k step of an mr×nr tile of lanes-wide
-// registers takes at least mr·nr/lanes/2 cycles.
+// BenchmarkMicroKernel times the micro-kernels this CPU runs (the chosen
+// ones, and the AVX2 ones on AVX-512 machines; the Go ones with the purego
+// tag) alone on one core, on L1-resident panels (kc = the products' kc),
+// in process CPU time (which a loaded machine's preemptions do not
+// inflate), and reports GFLOP/s and the fraction of the core's FMA peak
+// for the kernel's vector width.
+//
+// The peak is measured, not assumed: fmaLoop runs independent FMAs of the
+// kernel's width (16 ZMM or 12 YMM accumulators, more than latency ×
+// units on any core measured), timed in the same way; peak-fraction is
+// the kernel's vector FMAs per second over the loop's. That counts the
+// FMA units a core really has for that width (one or two 512-bit ones on
+// Intel's AVX-512 cores, two 256-bit ones on Zen 2/3 and Intel since
+// Haswell) and runs at the clock that width runs at (AVX-512 code may run
+// at a lower one). fma/cycle reports the loop's FMAs per cycle of the
+// clock that nsPerCycle's chain of dependent multiplies measures (GHz): 2
+// for two units, less when the FMAs run at a lower clock.
 func BenchmarkMicroKernel(b *testing.B) {
 	ns := nsPerCycle()
-	b.Run("f32/"+kernelF32.name, func(b *testing.B) { benchMicro(b, kernelF32, ns, 8) })
-	b.Run("f64/"+kernelF64.name, func(b *testing.B) { benchMicro(b, kernelF64, ns, 4) })
+	sets := hostKernelSets()
+	if len(sets) == 0 {
+		sets = []kernelSet{{"go", goKernelF32, goKernelF64}}
+	}
+	for _, s := range sets {
+		b.Run("f32/"+s.f32.name, func(b *testing.B) { benchMicro(b, s.f32, ns, blockingF32.kc) })
+		b.Run("f64/"+s.f64.name, func(b *testing.B) { benchMicro(b, s.f64, ns, blockingF64.kc) })
+	}
 }
 
-// benchMicro measures one kernel whose FMAs are lanes wide (per 256 bits;
-// an AVX-512 FMA counts as two).
-func benchMicro[T float32 | float64](b *testing.B, k microKernel[T], nsPerCycle float64, lanes int) {
-	const kc = 256
+// benchMicro measures one kernel.
+func benchMicro[T float32 | float64](b *testing.B, k microKernel[T], nsPerCycle float64, kc int) {
 	a, bp, c := make([]T, kc*k.mr), make([]T, kc*k.nr), make([]T, k.mr*k.nr)
 	for i := range a {
 		a[i] = T(i%7) * 0.25
@@ -38,12 +52,35 @@ func benchMicro[T float32 | float64](b *testing.B, k microKernel[T], nsPerCycle 
 		k.run(kc, a, bp, c, k.nr, true)
 	}
 	cpu := float64(processCPUTime() - c0)
+	b.StopTimer()
 	flops := float64(2*kc*k.mr*k.nr) * float64(b.N)
-	cycles := cpu / nsPerCycle
-	peak := float64(2 * 2 * lanes) // flops per cycle: two FMA pipes
 	b.ReportMetric(flops/cpu, "GFLOP/s")
-	b.ReportMetric(flops/cycles/peak, "peak-fraction")
 	b.ReportMetric(1/nsPerCycle, "GHz")
+	loop, per := fmaLoop(k.vecBits)
+	if loop == nil {
+		return
+	}
+	lanes := k.vecBits / 8 / int(unsafe.Sizeof(T(0)))
+	kernelFMAs := flops / 2 / float64(lanes) / cpu // per ns
+	peak := fmaRate(loop, per)
+	b.ReportMetric(kernelFMAs/peak, "peak-fraction")
+	b.ReportMetric(peak*nsPerCycle, "fma/cycle")
+}
+
+// fmaRate returns the vector FMAs per ns that loop (per FMAs an
+// iteration) runs on one core: the best of three timings in process CPU
+// time.
+func fmaRate(loop func(n int), per int) float64 {
+	const n = 20_000_000
+	best := 0.0
+	for range 3 {
+		t := processCPUTime()
+		loop(n)
+		if r := float64(n*per) / float64(processCPUTime()-t); r > best {
+			best = r
+		}
+	}
+	return best
 }
 
 // BenchmarkMatmul times square products on the backend (all workers),

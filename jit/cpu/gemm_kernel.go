@@ -13,7 +13,10 @@ import "math"
 type microKernel[T float32 | float64] struct {
 	name   string
 	mr, nr int
-	run    func(kc int, a, b, c []T, ldc int, accum bool)
+	// vecBits is the width of the kernel's vector FMAs (0: the Go
+	// kernels' scalar ones).
+	vecBits int
+	run     func(kc int, a, b, c []T, ldc int, accum bool)
 }
 
 // goKernelF32 and goKernelF64 are the pure-Go micro-kernels, with the

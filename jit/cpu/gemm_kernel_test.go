@@ -93,6 +93,13 @@ func checkMicroKernel[T float32 | float64](t *testing.T, k microKernel[T]) {
 	}
 }
 
+// kernelSet is a pair of micro-kernels products run with.
+type kernelSet struct {
+	name string
+	f32  microKernel[float32]
+	f64  microKernel[float64]
+}
+
 func TestGoMicroKernels(t *testing.T) {
 	checkMicroKernel(t, goKernelF32)
 	checkMicroKernel(t, goKernelF64)

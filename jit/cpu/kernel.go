@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/jitlint/jitlint/jit/ir"
@@ -61,7 +60,7 @@ type kscratch struct {
 	bounds []int
 	// next is the next chunk an elementwise kernel's worker takes.
 	next   atomic.Int64
-	wg     sync.WaitGroup
+	wg     join
 	panics []any
 	final  []float64
 	finalI []int64
