@@ -70,6 +70,9 @@ func (s *summary) eval(v ssa.Value) *Expr {
 		case token.MUL:
 			return s.loadAt(val(v.X), v)
 		case token.ARROW:
+			if v.CommaOk { // v, ok := <-ch, and a range over a channel
+				return node(kTuple, f.receive(val(v.X), v), unknown)
+			}
 			return f.receive(val(v.X), v)
 		}
 		return op(v.Op, val(v.X), nil)

@@ -75,10 +75,16 @@ func newMemory(f *flow) *memory {
 					note(root)
 				case *ssa.MapUpdate:
 					root := addrRoot(s.Map)
+					if m.updates[root] == nil && m.byRoot[root] == nil {
+						m.roots = append(m.roots, root)
+					}
 					m.updates[root] = append(m.updates[root], s)
 					note(root)
 				case *ssa.Send:
 					root := addrRoot(s.Chan)
+					if m.updates[root] == nil && m.byRoot[root] == nil {
+						m.roots = append(m.roots, root)
+					}
 					m.updates[root] = append(m.updates[root], s)
 					note(root)
 				}
@@ -137,9 +143,43 @@ func (f *flow) load(x *Expr) *Expr {
 // receive is a value received from the channel x at instr.
 func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
 	if x.Kind == kPtr && x.Site != nil && x.Site != "value" {
-		if v := f.mem.read(x); v.Kind != kUnknown {
-			return v
+		// The sends are placed at an element of the channel, as map
+		// updates are.
+		if v := f.mem.read(elemAddr(x, unknown)); v.Kind != kUnknown {
+			return perMessage(v, instr)
 		}
+	}
+	return fresh(instr)
+}
+
+// perMessage is a value read from a channel as the receive at instr sees
+// it: what each run of a send made anew (a fresh value of the send) is a
+// new value at each run of the receive, which takes the next message.
+func perMessage(v *Expr, instr ssa.Instruction) *Expr {
+	isSent := func(a *Expr) bool {
+		_, ok := a.Site.(*ssa.Send)
+		return a.Kind == kFresh && ok
+	}
+	if !v.mentions(isSent) {
+		return v
+	}
+	switch {
+	case isSent(v):
+		return fresh(instr)
+	case v.Kind == kStruct:
+		fields := make([]*Expr, len(v.Args))
+		for i, a := range v.Args {
+			if a != nil {
+				fields[i] = perMessage(a, instr)
+			}
+		}
+		return node(kStruct, fields...)
+	case v.Kind == kChoice:
+		alts := make([]*Expr, len(v.Args))
+		for i, a := range v.Args {
+			alts[i] = perMessage(a, instr)
+		}
+		return choice(alts...)
 	}
 	return fresh(instr)
 }
@@ -362,7 +402,7 @@ func (m *memory) storesAt(base any) []placed {
 			m.place(st, base, owner, nil, add)
 		}
 		for _, u := range m.updates[v] {
-			m.placeElem(u, base, owner, add)
+			m.placeElem(u, base, owner, nil, add)
 		}
 		m.viaParams(base, owner, add)
 	}
@@ -375,7 +415,7 @@ func (m *memory) storesAt(base any) []placed {
 		}
 		for _, u := range m.updates[root] {
 			if holds(parts, containerOf(u).Type()) {
-				m.placeElem(u, base, ownerOf(base), add)
+				m.placeElem(u, base, ownerOf(base), nil, add)
 			}
 		}
 	}
@@ -489,8 +529,9 @@ func outOfLoops(s *summary, b *ssa.BasicBlock, base any, path []*Expr, val *Expr
 	return path, val
 }
 
-// placeElem adds a map update or channel send into base.
-func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function, add func(placed)) {
+// placeElem adds a map update or channel send into base, made through a
+// parameter or free variable that env binds when env is not nil.
+func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function, env *Env, add func(placed)) {
 	s := m.f.summary(instr.Parent())
 	var target, value ssa.Value
 	switch u := instr.(type) {
@@ -499,9 +540,21 @@ func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function,
 	case *ssa.Send:
 		target, value = u.Chan, u.X
 	}
-	for _, p := range pointers(s.operand(target, instr.Block())) {
+	tgt := s.operand(target, instr.Block())
+	if env != nil {
+		tgt = m.f.subst(tgt, env)
+	}
+	val := m.closed(s, s.operand(value, instr.Block()), env, owner, instr)
+	if _, isSend := instr.(*ssa.Send); isSend {
+		// A message that depends on the iteration of a loop around its
+		// send is a new one at each run of the send.
+		val = closedOver(func(a *Expr) bool {
+			return a.Kind == kIter && a.Loop.fn == instr.Parent() && a.Loop.contains(instr.Block())
+		}, val, instr)
+	}
+	for _, p := range pointers(tgt) {
 		if p.Site == base {
-			add(placed{path: append(append([]*Expr(nil), p.Args...), unknown), val: m.closed(s, s.operand(value, instr.Block()), nil, owner, instr)})
+			add(placed{path: append(append([]*Expr(nil), p.Args...), unknown), val: val})
 		}
 	}
 }
@@ -521,10 +574,26 @@ func (m *memory) closed(s *summary, v *Expr, env *Env, owner *ssa.Function, st s
 	if fn == owner && owner != nil {
 		return v
 	}
-	if v.mentions(func(a *Expr) bool { return isAtomOf(a, s.fn) }) {
+	return closedOver(func(a *Expr) bool { return isAtomOf(a, s.fn) }, v, st)
+}
+
+// closedOver is v with what mentions an atom for which dep holds replaced
+// by fresh values of st, field by field in a struct (a message's fields
+// that depend on nothing of the sender keep their values).
+func closedOver(dep func(*Expr) bool, v *Expr, st ssa.Instruction) *Expr {
+	if !v.mentions(dep) {
+		return v
+	}
+	if v.Kind != kStruct || len(v.Args) == 0 {
 		return fresh(st)
 	}
-	return v
+	fields := make([]*Expr, len(v.Args))
+	for i, a := range v.Args {
+		if a != nil {
+			fields[i] = closedOver(dep, a, st)
+		}
+	}
+	return node(kStruct, fields...)
 }
 
 // isAtomOf reports whether a is a parameter, free variable, mode or loop
@@ -646,19 +715,25 @@ func (m *memory) viaParams(base any, owner *ssa.Function, add func(placed)) {
 				if !isFree && idx < len(cs.args) && cs.args[idx].Kind == kParam && cs.args[idx].Fn == cs.caller && cs.atoms == cs.caller {
 					for _, up := range m.f.callSites(cs.caller) {
 						if up.caller == owner && up.atoms == owner && up.caller != fn {
-							env2 := m.f.compose(env, &Env{Fn: cs.caller, Params: up.args})
-							for _, st := range stores {
-								m.place(st, base, owner, env2, add)
-							}
+							m.placeVia(root, stores, base, owner, m.f.compose(env, &Env{Fn: cs.caller, Params: up.args}), add)
 						}
 					}
 				}
 				continue
 			}
-			for _, st := range stores {
-				m.place(st, base, owner, env, add)
-			}
+			m.placeVia(root, stores, base, owner, env, add)
 		}
+	}
+}
+
+// placeVia adds the stores, map updates and sends made through root, a
+// parameter or free variable that env binds.
+func (m *memory) placeVia(root ssa.Value, stores []*ssa.Store, base any, owner *ssa.Function, env *Env, add func(placed)) {
+	for _, st := range stores {
+		m.place(st, base, owner, env, add)
+	}
+	for _, u := range m.updates[root] {
+		m.placeElem(u, base, owner, env, add)
 	}
 }
 
