@@ -8,11 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/richtext"
-
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/richtext"
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // clientCaps is what the client announced in initialize, reduced to the

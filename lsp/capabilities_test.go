@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/richtext"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/richtext"
 )
 
 // TestPlaintextClientGetsNoMarkdown is eglot without markdown-mode: it

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"github.com/jitlint/jitlint/lsp/lsptest"
 )
 

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"path/filepath"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // codeAction offers the analyzers' suggested fixes for diagnostics that

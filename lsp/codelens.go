@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/jitlint/jitlint/internal/snapshot"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/snapshot"
 )
 
 func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error) {

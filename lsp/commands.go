@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/jitlint/jitlint/internal/snapshot"
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/jitlint/jitlint/internal/snapshot"
+	"github.com/jitlint/jitlint/internal/textdoc"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 

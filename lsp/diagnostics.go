@@ -6,13 +6,12 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/jitlint/jitlint/analyzers/suppress"
 	"github.com/jitlint/jitlint/internal/snapshot"
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // docsBase is where diagnostics link when an analyzer has no URL.

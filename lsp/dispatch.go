@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"runtime/debug"
 
-	"github.com/jitlint/jitlint/internal/jsonrpc"
-
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 )
 
 // requestFunc handles one request; its result is sent as the reply.

@@ -9,11 +9,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
 
 	"github.com/jitlint/jitlint/internal/snapshot"
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // document is an open text buffer as the client last described it. It is

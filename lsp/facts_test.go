@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // TestFactsFromDependencies: a finding that only the facts of another

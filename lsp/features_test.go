@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // boolCall is a small stand-in analyzer: it reports every x.Bool() call,

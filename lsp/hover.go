@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jitlint/jitlint/internal/richtext"
-
-	"github.com/jitlint/jitlint/internal/snapshot"
-
 	"go.lsp.dev/protocol"
 
+	"github.com/jitlint/jitlint/internal/richtext"
+	"github.com/jitlint/jitlint/internal/snapshot"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 

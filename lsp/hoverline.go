@@ -5,15 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/richtext"
-
-	"github.com/jitlint/jitlint/internal/textdoc"
-
-	"github.com/jitlint/jitlint/internal/snapshot"
-
 	"go.lsp.dev/protocol"
 
 	"github.com/jitlint/jitlint/internal/previewer"
+	"github.com/jitlint/jitlint/internal/richtext"
+	"github.com/jitlint/jitlint/internal/snapshot"
+	"github.com/jitlint/jitlint/internal/textdoc"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // ignoreFix is the quick fix that suppresses one finding of analyzer: it

@@ -5,12 +5,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/jitlint/jitlint/analyzers"
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // jitlintSuite is the real analyzer suite (what cmd/jitls runs).

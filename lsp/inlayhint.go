@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
-	"github.com/jitlint/jitlint/internal/snapshot"
-
 	"go.lsp.dev/protocol"
 
+	"github.com/jitlint/jitlint/internal/snapshot"
+	"github.com/jitlint/jitlint/internal/textdoc"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 

@@ -5,11 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
 
 	"github.com/jitlint/jitlint/internal/previewer"
+	"github.com/jitlint/jitlint/internal/textdoc"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 

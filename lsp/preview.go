@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jitlint/jitlint/internal/snapshot"
-
 	"github.com/jitlint/jitlint/internal/previewer"
+	"github.com/jitlint/jitlint/internal/snapshot"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // Pull diagnostics (LSP 3.17 textDocument/diagnostic). A client that

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/analyzers"
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/jitlint/jitlint/analyzers"
 )
 
 // recompilingApp calls a jitted function with a static argument that

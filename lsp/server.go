@@ -16,11 +16,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jitlint/jitlint/internal/jsonrpc"
-
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/jitlint/jitlint/internal/jsonrpc"
 	"github.com/jitlint/jitlint/internal/previewer"
 	"github.com/jitlint/jitlint/internal/snapshot"
 )

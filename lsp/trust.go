@@ -7,11 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/richtext"
-
-	"github.com/jitlint/jitlint/internal/textdoc"
-
 	"go.lsp.dev/protocol"
+
+	"github.com/jitlint/jitlint/internal/richtext"
+	"github.com/jitlint/jitlint/internal/textdoc"
 )
 
 // The trust gate: a preview, a measurement, an inlay hint or anything else

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitlint/jitlint/analyzers"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/jitlint/jitlint/analyzers"
 )
 
 // recorded are the scores last recorded in bench/RESULTS.md ("Analyzers on

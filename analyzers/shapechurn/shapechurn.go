@@ -6,10 +6,10 @@ import (
 	"go/ast"
 	"go/types"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
-	"golang.org/x/tools/go/analysis"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 //go:embed doc.go

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"go/types"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
-	"golang.org/x/tools/go/analysis"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 //go:embed doc.go

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
-	"golang.org/x/tools/go/analysis"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // newDirectiveAnalyzer returns the analyzer that reports the bad directives

@@ -8,9 +8,10 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // Facts: each exported function is summarised for the packages that

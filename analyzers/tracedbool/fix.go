@@ -7,11 +7,11 @@ import (
 	"go/format"
 	"go/token"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
-	"golang.org/x/tools/go/analysis"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // whereFix rewrites the two common shapes of a branch on cond.Bool():

@@ -6,11 +6,11 @@ import (
 	"go/types"
 	"strconv"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/jitlint/jitlint/analyzers/internal/astq"
 	"github.com/jitlint/jitlint/analyzers/traced"
-	"golang.org/x/tools/go/analysis"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // debugPrintFix rewrites fmt.Printf(format, args...) to jit.DebugPrint when

@@ -11,13 +11,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/internal/factpass"
+	"github.com/jitlint/jitlint/internal/jitapi"
 	"github.com/jitlint/jitlint/internal/typecheck"
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 // The go vet protocol. go vet runs the tool once per package, its

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/jitlint/jitlint/internal/jitapi"
-
 	"github.com/jitlint/jitlint/jit/preview/result"
 )
 

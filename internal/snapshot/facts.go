@@ -14,13 +14,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
-
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/internal/factpass"
+	"github.com/jitlint/jitlint/internal/jitapi"
 )
 
 // Cross-package findings need the analysis facts of the dependencies

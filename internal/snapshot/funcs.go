@@ -10,11 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
-
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/jitapi"
 	"github.com/jitlint/jitlint/internal/previewer"
 )
 

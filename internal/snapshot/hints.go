@@ -4,9 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
-
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/jitapi"
 	"github.com/jitlint/jitlint/internal/previewer"
 	"github.com/jitlint/jitlint/jit/preview/result"
 )

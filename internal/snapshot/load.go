@@ -17,12 +17,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jitlint/jitlint/internal/typecheck"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/internal/factpass"
+	"github.com/jitlint/jitlint/internal/typecheck"
 )
 
 // How the server analyses a package (see bench/RESULTS.md for the numbers

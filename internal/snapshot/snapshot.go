@@ -7,9 +7,10 @@ import (
 	"slices"
 	"time"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/jitlint/jitlint/analyzers/traced"
 	"github.com/jitlint/jitlint/internal/factpass"
-	"golang.org/x/tools/go/analysis"
 )
 
 // File is an open buffer: content that replaces the file on disk.

@@ -9,12 +9,11 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
-
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/jitapi"
 	"github.com/jitlint/jitlint/internal/previewer"
 )
 
