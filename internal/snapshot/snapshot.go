@@ -80,9 +80,11 @@ func (s *Snapshot) Analyzed(path string) ([]byte, bool) {
 	return c, ok
 }
 
-// analyze makes the snapshot of u's package with the open buffers
-// overlay, its dependencies' facts deps and analyzers. current reports
-// whether the work is still wanted: analyze returns nil once it is not.
+// analyze completes s with the package pp as parsed and type-checked:
+// the analyzers' findings (with the dependencies' facts deps), the traced
+// functions and their transformation copies, and the directive problems.
+// current reports whether the work is still wanted: analyze returns nil
+// once it is not.
 func analyze(s *Snapshot, pp *Parsed, analyzers []*analysis.Analyzer, deps factpass.Facts, current func() bool) *Snapshot {
 	s.Parsed = pp
 	run, err := runAnalyzers(analyzers, pp.Pkg, deps)
