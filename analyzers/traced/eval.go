@@ -236,7 +236,13 @@ func (f *flow) fieldAddr(x *Expr, i int) *Expr {
 	case kPtr:
 		switch x.Site {
 		case nil:
-			return unknown
+			if symbolicDepth(x) >= maxPath {
+				return unknown // a place deep in a linked structure (l.parent.parent…)
+			}
+			// &p.f.g of a parameter p: kept, and resolved when p is bound.
+			e := node(kPtr, x, intConst(int64(i)))
+			e.Name = "field"
+			return e
 		case "value":
 			return node(kPtr, field(x.Args[0], i)).withSite("value") // &p.f of a pointer to a known value
 		}
@@ -269,6 +275,17 @@ func (f *flow) fieldAddr(x *Expr, i int) *Expr {
 	return e
 }
 
+// symbolicDepth is how many fields and elements deep a pointer below a
+// value not known yet (a parameter) is.
+func symbolicDepth(x *Expr) int {
+	n := 0
+	for x.Kind == kPtr && x.Site == nil && (x.Name == "field" || x.Name == "elem") && len(x.Args) > 0 {
+		n++
+		x = x.Args[0]
+	}
+	return n
+}
+
 // withSite sets a Ptr's Site.
 func (e *Expr) withSite(site any) *Expr {
 	if e.Kind == kPtr {
@@ -282,6 +299,11 @@ func (e *Expr) withSite(site any) *Expr {
 func elemAddr(x, i *Expr) *Expr {
 	switch x.Kind {
 	case kPtr:
+		if x.Site == nil && symbolicDepth(x) < maxPath {
+			e := node(kPtr, x, i) // &p.xs[i] of a parameter p: resolved when p is bound
+			e.Name = "elem"
+			return e
+		}
 		if x.Site == nil || x.Site == "value" || len(x.Args) >= maxPath {
 			return unknown
 		}
