@@ -153,35 +153,11 @@ func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
 }
 
 // perMessage is a value read from a channel as the receive at instr sees
-// it: what each run of a send made anew (a fresh value of the send) is a
-// new value at each run of the receive, which takes the next message.
+// it: what each run of a send made anew (a fresh value of the send, see
+// perSend) is a new value at each run of the receive, which takes the next
+// message.
 func perMessage(v *Expr, instr ssa.Instruction) *Expr {
-	isSent := func(a *Expr) bool {
-		_, ok := a.Site.(*ssa.Send)
-		return a.Kind == kFresh && ok
-	}
-	if !v.mentions(isSent) {
-		return v
-	}
-	switch {
-	case isSent(v):
-		return fresh(instr)
-	case v.Kind == kStruct:
-		fields := make([]*Expr, len(v.Args))
-		for i, a := range v.Args {
-			if a != nil {
-				fields[i] = perMessage(a, instr)
-			}
-		}
-		return node(kStruct, fields...)
-	case v.Kind == kChoice:
-		alts := make([]*Expr, len(v.Args))
-		for i, a := range v.Args {
-			alts[i] = perMessage(a, instr)
-		}
-		return choice(alts...)
-	}
-	return fresh(instr)
+	return retagFreshIf(v, func(i ssa.Instruction) bool { _, ok := i.(*ssa.Send); return ok }, instr, map[*Expr]*Expr{})
 }
 
 // read is the value at the resolved pointer p. A struct (or a small
@@ -415,7 +391,7 @@ func (m *memory) storesAt(base any) []placed {
 		}
 		for _, u := range m.updates[root] {
 			if holds(parts, containerOf(u).Type()) {
-				m.placeElem(u, base, ownerOf(base), nil, add)
+				m.placeElemBound(u, base, ownerOf(base), add)
 			}
 		}
 	}
@@ -529,6 +505,25 @@ func outOfLoops(s *summary, b *ssa.BasicBlock, base any, path []*Expr, val *Expr
 	return path, val
 }
 
+// placeElemBound is placeElem for an update through a pointer loaded
+// from memory: when it is not known to be into base as the updating
+// function sees it, it may be once that function's parameters and free
+// variables are bound (a goroutine's closure sending on a channel it
+// captured by reference) at its calls in the function that makes base.
+func (m *memory) placeElemBound(u ssa.Instruction, base any, owner *ssa.Function, add func(placed)) {
+	found := false
+	m.placeElem(u, base, owner, nil, func(p placed) { found = true; add(p) })
+	if found || owner == nil {
+		return
+	}
+	fn := u.Parent()
+	for _, cs := range m.f.callSites(fn) {
+		if cs.caller == owner && cs.caller != fn {
+			m.placeElem(u, base, owner, &Env{Fn: fn, Params: cs.args, Frees: cs.frees}, add)
+		}
+	}
+}
+
 // placeElem adds a map update or channel send into base, made through a
 // parameter or free variable that env binds when env is not nil.
 func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function, env *Env, add func(placed)) {
@@ -544,19 +539,34 @@ func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function,
 	if env != nil {
 		tgt = m.f.subst(tgt, env)
 	}
-	val := m.closed(s, s.operand(value, instr.Block()), env, owner, instr)
-	if _, isSend := instr.(*ssa.Send); isSend {
-		// A message that depends on the iteration of a loop around its
-		// send is a new one at each run of the send.
-		val = closedOver(func(a *Expr) bool {
-			return a.Kind == kIter && a.Loop.fn == instr.Parent() && a.Loop.contains(instr.Block())
-		}, val, instr)
+	v := s.operand(value, instr.Block())
+	if send, isSend := instr.(*ssa.Send); isSend {
+		v = m.perSend(s, v, send)
 	}
+	val := m.closed(s, v, env, owner, instr)
 	for _, p := range pointers(tgt) {
 		if p.Site == base {
 			add(placed{path: append(append([]*Expr(nil), p.Args...), unknown), val: val})
 		}
 	}
+}
+
+// perSend is a message v, sent by send, with the iterations of the loops
+// around the send made fresh values of the send: each run sends the value
+// of one iteration, and which one a receive gets is not known (a length
+// that grows with the iteration is then a new length per message; one of
+// two lengths, chosen by the iteration, stays one of two).
+func (m *memory) perSend(s *summary, v *Expr, send *ssa.Send) *Expr {
+	iters := map[atomKey]*Expr{}
+	for l := s.loopOf[send.Block()]; l != nil; l = l.parent {
+		for k := range l.phis {
+			iters[keyOf(iter(l, k))] = fresh(send)
+		}
+	}
+	if len(iters) == 0 {
+		return v
+	}
+	return (&substituter{f: m.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(v)
 }
 
 // closed is a stored value as the base's function sees it: as is when the

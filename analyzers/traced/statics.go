@@ -53,7 +53,7 @@ func (r *Result) JittedCalls() []*JittedCall {
 				if !ok || call.Common().StaticCallee() != nil || call.Common().IsInvoke() || seen[instr] {
 					continue
 				}
-				for _, v := range alternatives(s.operand(call.Common().Value, b)) {
+				for _, v := range r.flow.calleeValues(s, fn, call.Common().Value, b) {
 					if v.Kind != kFunc || v.Name != "jit.Call" || seen[instr] {
 						continue
 					}
@@ -85,6 +85,24 @@ func (r *Result) JittedCalls() []*JittedCall {
 	}
 	sortByPos(out, func(j *JittedCall) token.Pos { return j.Call.Pos() })
 	return out
+}
+
+// calleeValues lists the function values a call of v in fn may call: as fn
+// sees them, and, when that is no jitted function and v depends on fn's
+// parameters or free variables (s.f.Call of a receiver s), as each call of
+// fn binds them (one caller up, as the call graph resolves such calls).
+func (f *flow) calleeValues(s *summary, fn *ssa.Function, v ssa.Value, b *ssa.BasicBlock) []*Expr {
+	callee := s.operand(v, b)
+	vals := alternatives(callee)
+	isJitCall := func(e *Expr) bool { return e.Kind == kFunc && e.Name == "jit.Call" }
+	if slices.ContainsFunc(vals, isJitCall) || !callee.mentions(func(a *Expr) bool { return isAtomOf(a, fn) }) {
+		return vals
+	}
+	for _, up := range f.callSites(fn) {
+		bound := alternatives(f.subst(callee, &Env{Fn: fn, Params: up.args}))
+		vals = append(vals, slices.DeleteFunc(bound, func(e *Expr) bool { return !isJitCall(e) })...)
+	}
+	return vals
 }
 
 // staticOpt returns the jit.StaticArgnums call among a jit.Jit call's options.

@@ -150,6 +150,12 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 // retagFresh rebuilds e with the fresh values of fn's instructions made
 // fresh values of site, changing nothing else (calls are not run again).
 func retagFresh(e *Expr, fn *ssa.Function, site any, memo map[*Expr]*Expr) *Expr {
+	return retagFreshIf(e, func(instr ssa.Instruction) bool { return instr.Parent() == fn }, site, memo)
+}
+
+// retagFreshIf rebuilds e with the fresh values of the instructions for
+// which of holds made fresh values of site, changing nothing else.
+func retagFreshIf(e *Expr, of func(ssa.Instruction) bool, site any, memo map[*Expr]*Expr) *Expr {
 	if e == nil {
 		return nil
 	}
@@ -158,7 +164,7 @@ func retagFresh(e *Expr, fn *ssa.Function, site any, memo map[*Expr]*Expr) *Expr
 	}
 	out := e
 	if e.Kind == kFresh {
-		if instr, ok := e.Site.(ssa.Instruction); ok && instr.Parent() == fn && e.Site != site {
+		if instr, ok := e.Site.(ssa.Instruction); ok && of(instr) && e.Site != site {
 			out = fresh(site)
 		}
 		memo[e] = out
@@ -166,7 +172,7 @@ func retagFresh(e *Expr, fn *ssa.Function, site any, memo map[*Expr]*Expr) *Expr
 	}
 	var args []*Expr
 	for i, a := range e.Args {
-		b := retagFresh(a, fn, site, memo)
+		b := retagFreshIf(a, of, site, memo)
 		if b != a && args == nil {
 			args = append([]*Expr(nil), e.Args...)
 		}
@@ -174,7 +180,7 @@ func retagFresh(e *Expr, fn *ssa.Function, site any, memo map[*Expr]*Expr) *Expr
 			args[i] = b
 		}
 	}
-	tr := retagFresh(e.Tr, fn, site, memo)
+	tr := retagFreshIf(e.Tr, of, site, memo)
 	if args != nil || tr != e.Tr {
 		cp := *e
 		if args != nil {

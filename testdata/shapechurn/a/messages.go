@@ -51,3 +51,57 @@ func serveLocal() {
 		sumSq.Call(jit.FromSlice(m.fixed))
 	}
 }
+
+type scorer struct{ w jit.Array }
+
+func (s *scorer) handle(m message) float64 {
+	return sumSq.Call(jit.FromSlice(m.features)).Item() // want `argument x has a different shape`
+}
+
+func serveThroughMethod() {
+	ch := make(chan message)
+	go sendGrowing(ch)
+	s := &scorer{}
+	for m := range ch {
+		s.handle(m)
+	}
+}
+
+func produce(sizes []int) <-chan message {
+	ch := make(chan message)
+	go func() {
+		defer close(ch)
+		for id, n := range sizes {
+			ch <- message{id: id, features: make([]float32, n)}
+		}
+	}()
+	return ch
+}
+
+func serveProduced() {
+	s := &scorer{}
+	for m := range produce([]int{3, 7, 12, 5, 30, 9, 14, 21, 2, 40}) {
+		s.handleProduced(m)
+	}
+}
+
+func (s *scorer) handleProduced(m message) float64 {
+	return sumSq.Call(jit.FromSlice(m.features)).Item() // want `argument x has a different shape`
+}
+
+func produceFixed(n int) <-chan message {
+	ch := make(chan message)
+	go func() {
+		defer close(ch)
+		for id := range n {
+			ch <- message{id: id, features: make([]float32, 16)}
+		}
+	}()
+	return ch
+}
+
+func serveFixed() {
+	for m := range produceFixed(30) {
+		sumSq.Call(jit.FromSlice(m.features))
+	}
+}
