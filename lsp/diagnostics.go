@@ -263,7 +263,7 @@ func (r *pkgResult) convert(f snapshot.Finding) (storedDiag, protocol.DocumentUR
 // analysedMapper is mapperFor for a file the analysis type-checked, nil
 // for any other.
 func (r *pkgResult) analysedMapper(path string) *textdoc.Mapper {
-	if _, ok := r.Analyzed(path); !ok {
+	if _, ok := r.AnalyzedContent(path); !ok {
 		return nil
 	}
 	return r.mapperFor(path)

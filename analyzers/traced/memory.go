@@ -584,14 +584,14 @@ func (m *memory) closed(s *summary, v *Expr, env *Env, owner *ssa.Function, st s
 	if fn == owner && owner != nil {
 		return v
 	}
-	return closedOver(func(a *Expr) bool { return isAtomOf(a, s.fn) }, v, st)
+	return closedOver(s.fn, v, st)
 }
 
-// closedOver is v with what mentions an atom for which dep holds replaced
-// by fresh values of st, field by field in a struct (a message's fields
-// that depend on nothing of the sender keep their values).
-func closedOver(dep func(*Expr) bool, v *Expr, st ssa.Instruction) *Expr {
-	if !v.mentions(dep) {
+// closedOver is v with what depends on fn's atoms replaced by fresh
+// values of st, field by field in a struct (a message's fields that depend
+// on nothing of the sender keep their values).
+func closedOver(fn *ssa.Function, v *Expr, st ssa.Instruction) *Expr {
+	if !v.mentions(func(a *Expr) bool { return isAtomOf(a, fn) }) {
 		return v
 	}
 	if v.Kind != kStruct || len(v.Args) == 0 {
@@ -600,7 +600,7 @@ func closedOver(dep func(*Expr) bool, v *Expr, st ssa.Instruction) *Expr {
 	fields := make([]*Expr, len(v.Args))
 	for i, a := range v.Args {
 		if a != nil {
-			fields[i] = closedOver(dep, a, st)
+			fields[i] = closedOver(fn, a, st)
 		}
 	}
 	return node(kStruct, fields...)

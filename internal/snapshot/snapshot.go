@@ -70,9 +70,9 @@ func (s *Snapshot) Content(path string) ([]byte, bool) {
 	return b, err == nil
 }
 
-// Analyzed reports whether the file at path is one the analysis
+// AnalyzedContent reports whether the file at path is one the analysis
 // type-checked, with the content it had then.
-func (s *Snapshot) Analyzed(path string) ([]byte, bool) {
+func (s *Snapshot) AnalyzedContent(path string) ([]byte, bool) {
 	if s.Parsed == nil {
 		return nil, false
 	}

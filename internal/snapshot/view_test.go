@@ -72,7 +72,7 @@ func TestSnapshotOfAPackage(t *testing.T) {
 		t.Errorf("findings %v, want one tracedbool (ReluBad)", codes)
 	}
 	file := filepath.Join(dir, "relu.go")
-	src, ok := s.Analyzed(file)
+	src, ok := s.AnalyzedContent(file)
 	if !ok {
 		t.Fatalf("%s was not analysed", file)
 	}
