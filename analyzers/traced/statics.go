@@ -266,8 +266,13 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 			// a new value at each element read: churn however long the loop
 		case bounded && repeats(k, calls, callsKnown), bounded && !exact && k <= maxFew:
 			return nil // a few values (each iteration one of a few: buckets)
-		case !bounded && (f.capped(l, e) || unknownShape(e)):
-			return nil // not known to change (capped by a min or max; a shape whose dims are not known)
+		case !bounded && f.capped(l, e):
+			return nil // not known to change (capped by a min or max)
+		case !bounded && unknownShape(e):
+			// A shape whose dims are not known here: known, perhaps, once
+			// the function values and arrays it is made from are bound (a
+			// helper that converts each item with the function it is given).
+			return r.churnBound(instr, e, depth)
 		}
 		if bounded && exact && repeatsAround(ev, l, e, k, calls, callsKnown) {
 			return nil // the same few values again on each iteration of a loop around
@@ -289,6 +294,33 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		}
 		env := &Env{Fn: instr.Parent(), Params: cs.args, Frees: cs.frees}
 		if c := r.churn(cs.instr, f.subst(e, env), depth-1); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// churnBound is churn of e, a shape not known in its function, with the
+// parameters and free variables of that function bound at each of its
+// calls, where that makes it known.
+func (r *Result) churnBound(instr ssa.Instruction, e *Expr, depth int) *Churn {
+	if depth == 0 {
+		return nil
+	}
+	f := r.flow
+	fn := instr.Parent()
+	if !e.mentions(func(a *Expr) bool { return isAtomOf(a, fn) && a.Kind != kIter }) {
+		return nil
+	}
+	for _, cs := range f.callSites(fn) {
+		if cs.atoms != cs.caller || cs.jitted != nil {
+			continue
+		}
+		bound := f.subst(e, &Env{Fn: fn, Params: cs.args, Frees: cs.frees})
+		if unknownShape(bound) {
+			continue
+		}
+		if c := r.churn(instr, bound, depth-1); c != nil {
 			return c
 		}
 	}
