@@ -9,7 +9,7 @@ import (
 // for the tile sizes of every kernel, same-type and converting, on
 // row-major, transposed and gathered views, with partial panels.
 func TestPacking(t *testing.T) {
-	const rows, cols = 29, 70 // a 29×70 source, row-major
+	const rows, cols = 29, 70           // a 29×70 source, row-major
 	src := make([]float32, rows*cols+3) // the views start at 3
 	for i := range src {
 		src[i] = float32(i)
@@ -48,46 +48,44 @@ func TestPacking(t *testing.T) {
 	}
 }
 
+// checkPackA checks packA's panels of mr rows of the view, each row's
+// elements along its columns.
 func checkPackA[T float32 | float64](t *testing.T, src []float32, rows, cols []int, mr int) {
 	t.Helper()
-	kc, panels := len(cols), (len(rows)+mr-1)/mr
-	got := make([]T, panels*mr*kc)
-	for i := range got {
-		got[i] = -1 // packA must write every element
-	}
-	packA(got, src, 3, rows, cols, mr, isUnit(rows), isUnit(cols))
-	for q := range panels {
-		for p := range kc {
-			for i := range mr {
-				want := T(0)
-				if r := q*mr + i; r < len(rows) {
-					want = T(src[3+rows[r]+cols[p]])
-				}
-				if g := got[q*mr*kc+p*mr+i]; g != want {
-					t.Fatalf("packA mr=%d: panel %d column %d row %d = %v, want %v", mr, q, p, i, g, want)
-				}
-			}
-		}
-	}
+	checkPanels(t, "packA", src, rows, cols, mr, func(got []T) {
+		packA(got, src, 3, rows, cols, mr, isUnit(rows), isUnit(cols))
+	}, func(r, c int) int { return rows[r] + cols[c] })
 }
 
+// checkPackB checks packB's panels of nr columns of the view, each
+// column's elements along its rows.
 func checkPackB[T float32 | float64](t *testing.T, src []float32, rows, cols []int, nr int) {
 	t.Helper()
-	kc, panels := len(rows), (len(cols)+nr-1)/nr
-	got := make([]T, panels*nr*kc)
+	checkPanels(t, "packB", src, cols, rows, nr, func(got []T) {
+		packB(got, src, 3, rows, cols, nr, isUnit(rows), isUnit(cols))
+	}, func(c, r int) int { return rows[r] + cols[c] })
+}
+
+// checkPanels runs pack into a buffer of panels of width lines of across
+// (zero-padded past its end), each line's elements along along, and
+// compares each element with src[3+at(line, k)].
+func checkPanels[T float32 | float64](t *testing.T, what string, src []float32, across, along []int, width int, pack func([]T), at func(line, k int) int) {
+	t.Helper()
+	kc, panels := len(along), (len(across)+width-1)/width
+	got := make([]T, panels*width*kc)
 	for i := range got {
-		got[i] = -1
+		got[i] = -1 // pack must write every element
 	}
-	packB(got, src, 3, rows, cols, nr, isUnit(rows), isUnit(cols))
+	pack(got)
 	for q := range panels {
 		for p := range kc {
-			for j := range nr {
+			for i := range width {
 				want := T(0)
-				if c := q*nr + j; c < len(cols) {
-					want = T(src[3+rows[p]+cols[c]])
+				if line := q*width + i; line < len(across) {
+					want = T(src[3+at(line, p)])
 				}
-				if g := got[q*nr*kc+p*nr+j]; g != want {
-					t.Fatalf("packB nr=%d: panel %d row %d column %d = %v, want %v", nr, q, p, j, g, want)
+				if g := got[q*width*kc+p*width+i]; g != want {
+					t.Fatalf("%s width %d: panel %d, element %d of line %d = %v, want %v", what, width, q, p, i, g, want)
 				}
 			}
 		}
