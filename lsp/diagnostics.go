@@ -66,18 +66,21 @@ type results struct {
 // snapshot.
 func (s *Server) result(snap *snapshot.Snapshot) *pkgResult {
 	s.results.mu.Lock()
-	defer s.results.mu.Unlock()
-	if r := s.results.byDir[snap.Dir]; r != nil && r.Gen >= snap.Gen {
-		if r.Snapshot == snap {
-			return r
-		}
-		if r.Gen > snap.Gen {
-			return s.newResult(snap)
-		}
+	r := s.results.byDir[snap.Dir]
+	s.results.mu.Unlock()
+	if r != nil && r.Snapshot == snap {
+		return r
 	}
-	r := s.newResult(snap)
-	s.results.byDir[snap.Dir] = r
-	return r
+	converted := s.newResult(snap) // outside the lock: it maps files and reads the events file
+	s.results.mu.Lock()
+	defer s.results.mu.Unlock()
+	switch cur := s.results.byDir[snap.Dir]; {
+	case cur != nil && cur.Snapshot == snap:
+		return cur // converted meanwhile by another request
+	case cur == nil || cur.Gen < snap.Gen:
+		s.results.byDir[snap.Dir] = converted
+	}
+	return converted
 }
 
 // newResult converts snap's findings, problems and recompiles to
