@@ -25,7 +25,8 @@ type memory struct {
 	f *flow
 	// byRoot are the stores of the package by the root of their address.
 	byRoot map[ssa.Value][]*ssa.Store
-	// roots are the keys of byRoot in the order of the package's code.
+	// roots are the keys of byRoot and updates, each once, in the order of
+	// the package's code.
 	roots []ssa.Value
 	// updates and sends are the map updates and channel sends by root.
 	updates map[ssa.Value][]ssa.Instruction
@@ -68,20 +69,13 @@ func newMemory(f *flow) *memory {
 				switch s := instr.(type) {
 				case *ssa.Store:
 					root := addrRoot(s.Addr)
-					if m.byRoot[root] == nil {
+					if m.byRoot[root] == nil && m.updates[root] == nil {
 						m.roots = append(m.roots, root)
 					}
 					m.byRoot[root] = append(m.byRoot[root], s)
 					note(root)
-				case *ssa.MapUpdate:
-					root := addrRoot(s.Map)
-					if m.updates[root] == nil && m.byRoot[root] == nil {
-						m.roots = append(m.roots, root)
-					}
-					m.updates[root] = append(m.updates[root], s)
-					note(root)
-				case *ssa.Send:
-					root := addrRoot(s.Chan)
+				case *ssa.MapUpdate, *ssa.Send:
+					root := addrRoot(containerOf(s))
 					if m.updates[root] == nil && m.byRoot[root] == nil {
 						m.roots = append(m.roots, root)
 					}

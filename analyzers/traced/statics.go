@@ -89,8 +89,10 @@ func (r *Result) JittedCalls() []*JittedCall {
 
 // calleeValues lists the function values a call of v in fn may call: as fn
 // sees them, and, when that is no jitted function and v depends on fn's
-// parameters or free variables (s.f.Call of a receiver s), as each call of
-// fn binds them (one caller up, as the call graph resolves such calls).
+// atoms (s.f.Call of a receiver s), the jitted functions it is with fn's
+// parameters bound at each call of fn (one caller up, as buildCallers
+// resolves such calls; free variables are left unbound here: binding them
+// made streamstages' channel buffers churn falsely).
 func (f *flow) calleeValues(s *summary, fn *ssa.Function, v ssa.Value, b *ssa.BasicBlock) []*Expr {
 	callee := s.operand(v, b)
 	vals := alternatives(callee)
