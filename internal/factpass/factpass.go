@@ -101,13 +101,22 @@ type Unit struct {
 	// Exported are the facts the package exported (filled in by Run).
 	Exported []Record
 
-	local []localFact
+	local    []localFact        // the package's own facts, in the order first exported
+	localAt  map[localKey]int   // index in local
+	exported map[localKey]int   // index in Exported
+	paths    objectpath.Encoder // objectpaths, memoized per package
 }
 
 // localFact is a fact exported by the package being analysed.
 type localFact struct {
 	obj  types.Object // nil for a package fact
 	fact analysis.Fact
+}
+
+// localKey identifies one of the package's own facts.
+type localKey struct {
+	obj types.Object // nil for a package fact
+	typ string
 }
 
 // Result is one analyzer's outcome on the package.
@@ -219,20 +228,18 @@ func (u *Unit) newPass(a *analysis.Analyzer, inputs map[*analysis.Analyzer]any, 
 func (u *Unit) importFact(obj types.Object, pkgPath string, ptr analysis.Fact) bool {
 	typ := typeName(ptr)
 	if (obj == nil && pkgPath == u.Pkg.Path()) || (obj != nil && obj.Pkg() == u.Pkg) {
-		for _, lf := range u.local {
-			if lf.obj == obj && typeName(lf.fact) == typ {
-				reflect.ValueOf(ptr).Elem().Set(reflect.ValueOf(lf.fact).Elem())
-				return true
-			}
+		i, ok := u.localAt[localKey{obj, typ}]
+		if ok {
+			reflect.ValueOf(ptr).Elem().Set(reflect.ValueOf(u.local[i].fact).Elem())
 		}
-		return false
+		return ok
 	}
 	key := Key{Pkg: pkgPath, Type: typ}
 	if obj != nil {
 		if obj.Pkg() == nil {
 			return false
 		}
-		p, err := objectpath.For(obj)
+		p, err := u.paths.For(obj)
 		if err != nil {
 			return false
 		}
@@ -247,17 +254,21 @@ func (u *Unit) importFact(obj types.Object, pkgPath string, ptr analysis.Fact) b
 
 // exportFact records a fact about obj (nil: the package) and encodes it
 // when other packages can name obj.
+// A second fact of the same type about obj replaces the first.
 func (u *Unit) exportFact(obj types.Object, fact analysis.Fact) {
-	for i, lf := range u.local {
-		if lf.obj == obj && typeName(lf.fact) == typeName(fact) {
-			u.local = append(u.local[:i], u.local[i+1:]...)
-			break
-		}
+	if u.localAt == nil {
+		u.localAt, u.exported = map[localKey]int{}, map[localKey]int{}
 	}
-	u.local = append(u.local, localFact{obj, fact})
-	rec := Record{Pkg: u.Pkg.Path(), Type: typeName(fact)}
+	key := localKey{obj, typeName(fact)}
+	if i, ok := u.localAt[key]; ok {
+		u.local[i].fact = fact
+	} else {
+		u.localAt[key] = len(u.local)
+		u.local = append(u.local, localFact{obj, fact})
+	}
+	rec := Record{Pkg: u.Pkg.Path(), Type: key.typ}
 	if obj != nil {
-		p, err := objectpath.For(obj)
+		p, err := u.paths.For(obj)
 		if err != nil {
 			return // not reachable from other packages
 		}
@@ -268,5 +279,10 @@ func (u *Unit) exportFact(obj types.Object, fact analysis.Fact) {
 		return
 	}
 	rec.Data = buf.Bytes()
+	if i, ok := u.exported[key]; ok {
+		u.Exported[i] = rec
+		return
+	}
+	u.exported[key] = len(u.Exported)
 	u.Exported = append(u.Exported, rec)
 }

@@ -107,3 +107,31 @@ func TestFactsCrossPackages(t *testing.T) {
 		t.Errorf("package c without facts: %+v", res[0].Diagnostics)
 	}
 }
+
+// counted is a fact with a value, for replacement.
+type counted struct{ N int }
+
+func (*counted) AFact() {}
+
+// TestFactReplaced: a second fact of a type about an object replaces the
+// first, for the package itself and in the records it exports.
+func TestFactReplaced(t *testing.T) {
+	u := check(t, token.NewFileSet(), "a", "package a\n\nfunc F() {}\nfunc G() {}\n", map[string]*types.Package{})
+	f, g := u.Pkg.Scope().Lookup("F"), u.Pkg.Scope().Lookup("G")
+	u.exportFact(f, &counted{1})
+	u.exportFact(g, &counted{2})
+	u.exportFact(f, &counted{3})
+	var got counted
+	if !u.importFact(f, "", &got) || got.N != 3 {
+		t.Errorf("F's fact = %+v, want the second one (3)", got)
+	}
+	if len(u.Exported) != 2 || u.Exported[0].Obj != "F" || u.Exported[1].Obj != "G" {
+		t.Fatalf("exported %+v, want one record each for F and G", u.Exported)
+	}
+	deps := Facts{}
+	deps.Add(u.Exported)
+	v := &Unit{Pkg: types.NewPackage("b", "b"), Deps: deps}
+	if !v.importFact(f, "", &got) || got.N != 3 {
+		t.Errorf("F's fact through the records = %+v, want 3", got)
+	}
+}
