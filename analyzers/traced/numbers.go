@@ -1,9 +1,11 @@
 package traced
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"math"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -402,26 +404,26 @@ func (ev *evaluator) compute(e *Expr) vset {
 	return anything
 }
 
-// arrayDims are the dims of the array x: known, or for a loop's state
-// that every iteration gives the same shape (a carry that keeps its shape:
-// window = Concatenate(0, window.Slice(1, n), next)), its initial dims,
-// also once the loop is done; for a choice, the dims its alternatives share.
+// arrayDims are the dims of the array x: known, or for an array in a
+// loop's state (the state or a field of it), its dims at each iteration
+// (carryDims), and once the loop is done, its initial dims when every
+// iteration keeps them; for a choice, the dims its alternatives share.
 func (ev *evaluator) arrayDims(x *Expr) []*Expr {
 	if d := dimsOf(x); d != nil {
 		return d
 	}
 	switch x.Kind {
-	case kIter:
-		if x.N >= 0 {
-			return ev.carryDims(x, ev.envOf(x.Loop))
+	case kIter, kField:
+		if it, path := carryPath(x); it != nil {
+			return ev.carryDims(it, path, ev.envOf(it.Loop), true)
 		}
 	case kAtExit:
-		if it := x.Args[0]; it.Kind == kIter && it.Loop == x.Loop && it.N >= 0 {
+		if it, path := carryPath(x.Args[0]); it != nil && it.Loop == x.Loop {
 			env := x.Env
 			if env == nil {
 				env = ev.envOf(x.Loop)
 			}
-			return ev.carryDims(it, env)
+			return ev.carryDims(it, path, env, false)
 		}
 	case kChoice:
 		return choiceDims(x.Args, ev.arrayDims)
@@ -429,9 +431,38 @@ func (ev *evaluator) arrayDims(x *Expr) []*Expr {
 	return nil
 }
 
-// carryDims are the dims of a loop's array state x that keeps its shape
-// (its initial dims, its function's atoms bound by env), or nil.
-func (ev *evaluator) carryDims(x *Expr, env *Env) []*Expr {
+// carryPath splits x, a chain of fields of a loop's state, into the state
+// and the field indexes from it (nil when x is not one).
+func carryPath(x *Expr) (*Expr, []int) {
+	var path []int
+	for x.Kind == kField {
+		path = append([]int{x.N}, path...)
+		x = x.Args[0]
+	}
+	if x.Kind != kIter || x.N < 0 {
+		return nil, nil
+	}
+	return x, path
+}
+
+// carriedDim is dim i of the array at path in state n of a loop, at the
+// start of an iteration: an atom of carryDims' recurrence.
+type carriedDim struct {
+	l    *Loop
+	n, i int
+	path string
+}
+
+// carryDims are the dims of the array at path in the loop state x (its
+// function's atoms bound by env) as the loop runs, from the recurrence
+// that one iteration makes of them: each dim the iteration keeps, or sets
+// to what it was at the start (a window of fixed width at a moving
+// offset), is its initial dim; with closed, a dim that every iteration
+// moves by the same step (a cache that grows by a row per call, fed back
+// as the next call's input) is the initial dim plus the iteration number
+// times the step. Nil when a dim does anything else, or the initial dims
+// are not known.
+func (ev *evaluator) carryDims(x *Expr, path []int, env *Env, closed bool) []*Expr {
 	l := x.Loop
 	l.sum.solve(l)
 	bind := func(e *Expr) *Expr {
@@ -440,22 +471,91 @@ func (ev *evaluator) carryDims(x *Expr, env *Env) []*Expr {
 		}
 		return e
 	}
+	project := func(e *Expr) *Expr {
+		for _, i := range path {
+			e = field(e, i)
+		}
+		return e
+	}
 	init := bind(l.init[x.N])
-	d0 := dimsOf(init)
+	leaf := project(init)
+	d0 := ev.arrayDims(leaf)
 	if d0 == nil {
 		return nil
 	}
-	sub := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): init}}
-	d1 := dimsOf(sub.do(bind(l.next[x.N])))
-	if len(d1) != len(d0) {
-		return nil
+	// The state at the start of an iteration: the array at path of any dims
+	// of its rank (atoms), the rest as it starts.
+	cur := make([]*Expr, len(d0))
+	for i := range cur {
+		cur[i] = fresh(carriedDim{l, x.N, i, fmt.Sprint(path)})
 	}
+	start, ok := withLeaf(init, path, array(leaf.Name, leaf.Site, leaf.Args, cur, leaf.Tr))
+	next := bind(l.next[x.N])
+	var d1 []*Expr
+	if ok {
+		iters := map[atomKey]*Expr{keyOf(x): start}
+		if closed {
+			// The loop's other array states that keep their dims, as arrays
+			// of those dims (the token fed back beside the cache).
+			for k, in := range l.init {
+				if k == x.N || ev.arrayDims(bind(in)) == nil {
+					continue
+				}
+				if d := ev.carryDims(iter(l, k), nil, env, false); d != nil {
+					iters[keyOf(iter(l, k))] = array("carry", nil, nil, d, bind(in).Tr)
+				}
+			}
+		}
+		d1 = dimsOf(project((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(next)))
+	}
+	if len(d1) != len(d0) {
+		// Not followed from dims of any size: the state after an iteration
+		// from the initial state.
+		d1 = dimsOf(project((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): init}}).do(next)))
+		if len(d1) != len(d0) {
+			return nil
+		}
+		cur = d0
+	}
+	out := make([]*Expr, len(d0))
 	for i := range d0 {
-		if d, ok := delta(d1[i], d0[i]); !ok || constant.Sign(d) != 0 {
+		step, ok := delta(d1[i], cur[i])
+		if !ok && !d1[i].mentions(func(a *Expr) bool { _, dim := a.Site.(carriedDim); return a.Kind == kFresh && dim }) {
+			step, ok = delta(d1[i], d0[i]) // set anew on each iteration
+			if !ok || constant.Sign(step) != 0 {
+				return nil
+			}
+		}
+		switch {
+		case !ok:
+			return nil
+		case constant.Sign(step) == 0:
+			out[i] = d0[i]
+		case closed:
+			out[i] = op(token.ADD, d0[i], op(token.MUL, iterNum(l), constOf(step)))
+		default:
 			return nil
 		}
 	}
-	return d0
+	return out
+}
+
+// withLeaf is the state x with the value at path replaced by leaf (false
+// when x is not known field by field down the path).
+func withLeaf(x *Expr, path []int, leaf *Expr) (*Expr, bool) {
+	if len(path) == 0 {
+		return leaf, true
+	}
+	if x.Kind != kStruct || path[0] >= len(x.Args) {
+		return nil, false
+	}
+	inner, ok := withLeaf(x.Args[path[0]], path[1:], leaf)
+	if !ok {
+		return nil, false
+	}
+	fields := slices.Clone(x.Args)
+	fields[path[0]] = inner
+	return node(kStruct, fields...), true
 }
 
 // projRoot is the value a chain of fields, elements and lengths starts

@@ -31,8 +31,10 @@ type JittedCall struct {
 	Static      []int
 	StaticKnown bool
 	StaticOpt   *ast.CallExpr
-	// fn is the jitted function (nil when not known).
-	fn    *ssa.Function
+	// fn is the jitted function (nil when not known), wrapper the
+	// wrapper called, as the caller sees it.
+	fn      *ssa.Function
+	wrapper *Expr
 	instr ssa.CallInstruction
 	site  *callSite
 	r     *Result
@@ -62,8 +64,8 @@ func (r *Result) JittedCalls() []*JittedCall {
 						continue
 					}
 					seen[instr] = true
-					jc := &JittedCall{Call: expr, instr: call, r: r, StaticKnown: true}
 					w := v.Args[0]
+					jc := &JittedCall{Call: expr, instr: call, r: r, StaticKnown: true, wrapper: w}
 					if w.Kind == kWrapper {
 						if site, ok := w.Site.(ssa.CallInstruction); ok {
 							jc.JitCall = r.callAt(site)
@@ -181,7 +183,7 @@ func (j *JittedCall) ArgChurn(k int, path []int) *Churn {
 	for _, i := range path {
 		e = field(e, i)
 	}
-	return j.r.churn(j.instr, e, maxUpDepth)
+	return j.r.churn(j.instr, e, maxUpDepth, j.wrapper)
 }
 
 // ShapeChurn reports whether the dims of array argument k take a new value
@@ -199,7 +201,7 @@ func (j *JittedCall) ShapeChurn(k int) *Churn {
 	if sh == nil {
 		return nil
 	}
-	return j.r.churn(j.instr, sh, maxUpDepth)
+	return j.r.churn(j.instr, sh, maxUpDepth, j.wrapper)
 }
 
 // leafShapes is a value that is the same when the shapes of the arrays of
@@ -209,6 +211,9 @@ func (f *flow) leafShapes(x *Expr, t types.Type, depth int) *Expr {
 	if jitapi.IsArray(t) {
 		sh := shapeTuple(x)
 		if base := projRoot(x); sh.Kind == kShape && base.Kind == kIter && base.N >= 0 {
+			if d := f.newEvaluator().arrayDims(x); d != nil {
+				return node(kTuple, d...) // its dims at each iteration
+			}
 			// A loop's array state of dims not known as a whole: after the
 			// first iteration it has the dims of what the body makes of it.
 			base.Loop.sum.solve(base.Loop)
@@ -248,12 +253,18 @@ func shapeTuple(x *Expr) *Expr {
 
 // churn decides whether e, a value at instr, changes on every run of
 // instr: over the loops around it, then over those around the calls that
-// run its function (up to depth callers).
-func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
+// run its function (up to depth callers), as long as the wrapper w that
+// instr calls keeps its cache (a wrapper made anew on each iteration of a
+// loop starts each one with an empty cache: what changes over that loop
+// is not what makes it compile).
+func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Churn {
 	f := r.flow
 	s := f.summary(instr.Parent())
 	inner, innerKnown := int64(1), true // the calls each iteration of l makes: the trips of the loops inside it
 	for l := s.loopOf[instr.Block()]; l != nil; l = l.parent {
+		if madeEachRun(w, instr.Parent(), l) {
+			return nil
+		}
 		ev := f.newEvaluator()
 		if !varies(l, e) {
 			n, ok := ev.trips(l, nil)
@@ -274,7 +285,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 			// A shape whose dims are not known here: known, perhaps, once
 			// the function values and arrays it is made from are bound (a
 			// helper that converts each item with the function it is given).
-			return r.churnBound(instr, e, depth)
+			return r.churnBound(instr, e, depth, w)
 		}
 		if bounded && exact && repeatsAround(ev, l, e, k, calls, callsKnown) {
 			return nil // the same few values again on each iteration of a loop around
@@ -287,7 +298,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 	if src := clockOrRand(e); src != "" && !fewByForm(e) {
 		return &Churn{Source: src}
 	}
-	if depth == 0 {
+	if depth == 0 || madeEachRun(w, instr.Parent(), nil) {
 		return nil
 	}
 	for _, cs := range f.callSites(instr.Parent()) {
@@ -295,17 +306,41 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int) *Churn {
 			continue
 		}
 		env := &Env{Fn: instr.Parent(), Params: cs.args, Frees: cs.frees}
-		if c := r.churn(cs.instr, f.subst(e, env), depth-1); c != nil {
+		if c := r.churn(cs.instr, f.subst(e, env), depth-1, substOrNil(f, w, env)); c != nil {
 			return c
 		}
 	}
 	return nil
 }
 
+// madeEachRun reports whether the wrapper w is made anew on each iteration
+// of the loop l of fn (nil: on each run of fn), with a cache of its own:
+// by a jit.Jit call in it, or of a function value that changes over it, of
+// a function that is not one whose wrappers share a cache.
+func madeEachRun(w *Expr, fn *ssa.Function, l *Loop) bool {
+	if w == nil || w.Kind != kWrapper || len(w.Args) == 0 || sharesCache(w.Args[0]) {
+		return false
+	}
+	if site, ok := w.Site.(ssa.Instruction); ok && site.Parent() == fn && site.Block() != nil {
+		if l == nil || l.contains(site.Block()) {
+			return true
+		}
+	}
+	return l != nil && varies(l, w.Args[0])
+}
+
+// substOrNil is w with fn's atoms bound by env (nil for nil).
+func substOrNil(f *flow, w *Expr, env *Env) *Expr {
+	if w == nil {
+		return nil
+	}
+	return f.subst(w, env)
+}
+
 // churnBound is churn of e, a shape not known in its function, with the
 // parameters and free variables of that function bound at each of its
 // calls, where that makes it known.
-func (r *Result) churnBound(instr ssa.Instruction, e *Expr, depth int) *Churn {
+func (r *Result) churnBound(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Churn {
 	if depth == 0 {
 		return nil
 	}
@@ -322,7 +357,7 @@ func (r *Result) churnBound(instr ssa.Instruction, e *Expr, depth int) *Churn {
 		if unknownShape(bound) {
 			continue
 		}
-		if c := r.churn(instr, bound, depth-1); c != nil {
+		if c := r.churn(instr, bound, depth-1, w); c != nil {
 			return c
 		}
 	}
