@@ -35,9 +35,9 @@ type JittedCall struct {
 	// wrapper called, as the caller sees it.
 	fn      *ssa.Function
 	wrapper *Expr
-	instr ssa.CallInstruction
-	site  *callSite
-	r     *Result
+	instr   ssa.CallInstruction
+	site    *callSite
+	r       *Result
 }
 
 // JittedCalls returns the calls of jitted functions of the package, in
