@@ -163,7 +163,7 @@ func (f *flow) external(fn *ssa.Function, args []*Expr, mode *Expr, site any) *E
 	}
 	var known []*Expr
 	if fn.Pkg != nil {
-		known = f.factResults(fn, args)
+		known = f.factResults(fn, args, site)
 	}
 	results := fn.Signature.Results()
 	outs := make([]*Expr, results.Len())

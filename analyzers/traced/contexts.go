@@ -783,6 +783,8 @@ func (e *Expr) write(b *strings.Builder, seen map[*Expr]bool, depth int) {
 		fmt.Fprintf(b, "ptr@%v", siteID(e.Site))
 	case kOp:
 		b.WriteString(e.Op.String())
+	case kField:
+		fmt.Fprintf(b, "field%d", e.N) // the field, so that two fields of a value differ
 	default:
 		b.WriteString(kindNames[e.Kind])
 		if e.Name != "" {

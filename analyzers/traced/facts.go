@@ -146,14 +146,17 @@ func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 		return s
 	case kOp, kPure, kSelect, kChoice, kSeq, kIndex, kLen, kField, kStruct, kTuple:
 	case kArray:
+		// An array of dims not expressible in the parameters is still an
+		// array: of dims not known.
 		for _, d := range e.Dims {
 			sd := encode(d, fn, depth+1)
 			if sd == nil {
-				return nil
+				s.Args = nil
+				break
 			}
 			s.Args = append(s.Args, sd)
 		}
-		if e.Dims == nil {
+		if e.Dims == nil || len(s.Args) != len(e.Dims) {
 			s.N = -1
 		}
 		return s
@@ -166,6 +169,11 @@ func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 			continue
 		}
 		sa := encode(a, fn, depth+1)
+		if sa == nil && (e.Kind == kStruct || e.Kind == kTuple) {
+			// A field made by the call (a new value on each call); the
+			// others still say what the call passes through.
+			sa = &SExpr{K: kFresh}
+		}
 		if sa == nil {
 			return nil
 		}
@@ -174,18 +182,20 @@ func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 	return s
 }
 
-// decode rebuilds an expression of fn's parameters.
-func decode(s *SExpr, fn *ssa.Function) *Expr {
+// decode rebuilds an expression of fn's parameters, for a call at site.
+func decode(s *SExpr, fn *ssa.Function, site any) *Expr {
 	if s == nil || s.K == kUnknown {
 		return unknown
 	}
 	args := make([]*Expr, len(s.Args))
 	for i, a := range s.Args {
 		if a != nil {
-			args[i] = decode(a, fn)
+			args[i] = decode(a, fn, site)
 		}
 	}
 	switch s.K {
+	case kFresh:
+		return fresh(site)
 	case kConst:
 		switch s.V[0] {
 		case 'i':
@@ -232,7 +242,7 @@ func decode(s *SExpr, fn *ssa.Function) *Expr {
 
 // factResults are what another package's fact says fn returns for args,
 // per result (nil for a result the fact does not know, and without a fact).
-func (f *flow) factResults(fn *ssa.Function, args []*Expr) []*Expr {
+func (f *flow) factResults(fn *ssa.Function, args []*Expr, site any) []*Expr {
 	fact := f.funcFact(fn)
 	if fact == nil || len(fact.Results) == 0 {
 		return nil
@@ -243,7 +253,7 @@ func (f *flow) factResults(fn *ssa.Function, args []*Expr) []*Expr {
 		if r == nil {
 			continue
 		}
-		if v := f.subst(decode(r, fn), env); v.Kind != kUnknown {
+		if v := f.subst(decode(r, fn, site), env); v.Kind != kUnknown {
 			outs[i] = v
 		}
 	}

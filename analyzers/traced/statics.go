@@ -260,6 +260,7 @@ func shapeTuple(x *Expr) *Expr {
 func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Churn {
 	f := r.flow
 	s := f.summary(instr.Parent())
+	e = f.settled(e, maxKeptNesting)
 	inner, innerKnown := int64(1), true // the calls each iteration of l makes: the trips of the loops inside it
 	for l := s.loopOf[instr.Block()]; l != nil; l = l.parent {
 		if madeEachRun(w, instr.Parent(), l) {

@@ -110,6 +110,11 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 		}
 		return e
 	}
+	if e.Kind == kField && s.iters != nil {
+		if b, ok := s.iters[keyOf(e)]; ok {
+			return b // a field of a loop's state, interpreted as a whole
+		}
+	}
 	if e.Kind == kLen && e.Args[0].Kind == kIter && s.iters != nil {
 		if b, ok := s.iters[lenKey(e.Args[0].Loop, e.Args[0].N)]; ok {
 			return b

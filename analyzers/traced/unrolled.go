@@ -467,7 +467,7 @@ func (r *Result) externalLoops(c *Context, call ssa.CallInstruction, b *ssa.Basi
 		for k, a := range call.Common().Args {
 			args[k] = c.value(a, b)
 		}
-		trips := r.flow.subst(decode(p.Trips, fn), &Env{Fn: fn, Params: args})
+		trips := r.flow.subst(decode(p.Trips, fn, nil), &Env{Fn: fn, Params: args})
 		n, known := r.flow.valuesAt(trips, c).max()
 		out = append(out, LoopCount{Call: expr, N: n, Known: known, Ops: p.Ops, Source: "external", Callee: fn.Object().(*types.Func), Problem: p, Related: r.related(c)})
 	}
