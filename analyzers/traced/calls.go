@@ -44,6 +44,8 @@ func (f *flow) apply(callee *Expr, args []*Expr, mode *Expr, site any) *Expr {
 		switch {
 		case callee.Name == "jit.Call":
 			return f.jittedCall(callee.Args[0], args, mode, site)
+		case callee.Name == lambdaName:
+			return carried(f.applyLambda(callee, args), mode)
 		case callee.Fn != nil:
 			return f.callFunc(callee.Fn, callee.Env, args, mode, site)
 		case callee.Site != nil:

@@ -118,7 +118,7 @@ func (s *SExpr) String() string {
 
 // encode serialises e, an expression of fn's parameters (nil: it is not
 // one).
-func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
+func (f *flow) encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 	if e == nil || depth > 16 {
 		return nil
 	}
@@ -144,12 +144,21 @@ func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 			return nil
 		}
 		return s
+	case kFunc:
+		return f.encodeClosure(e, fn, depth)
+	case kConv:
+		// A conversion to a basic type (float64(epoch / 30)), by its name.
+		b, ok := types.Unalias(e.Type).(*types.Basic)
+		if !ok || types.Universe.Lookup(b.Name()) == nil {
+			return nil
+		}
+		s.Name = b.Name()
 	case kOp, kPure, kSelect, kChoice, kSeq, kIndex, kLen, kField, kStruct, kTuple:
 	case kArray:
 		// An array of dims not expressible in the parameters is still an
 		// array: of dims not known.
 		for _, d := range e.Dims {
-			sd := encode(d, fn, depth+1)
+			sd := f.encode(d, fn, depth+1)
 			if sd == nil {
 				s.Args = nil
 				break
@@ -168,7 +177,7 @@ func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 			s.Args = append(s.Args, &SExpr{K: kUnknown})
 			continue
 		}
-		sa := encode(a, fn, depth+1)
+		sa := f.encode(a, fn, depth+1)
 		if sa == nil && (e.Kind == kStruct || e.Kind == kTuple) {
 			// A field made by the call (a new value on each call); the
 			// others still say what the call passes through.
@@ -180,6 +189,52 @@ func encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 		s.Args = append(s.Args, sa)
 	}
 	return s
+}
+
+// lambdaName names a function value that a summary from another package
+// describes by what it returns: a closure that a factory returns (a
+// learning-rate schedule made of the factory's arguments). Its Args[0] is
+// its result, in which parameter i of the closure is the Param atom -1-i of
+// its Env.Fn.
+const lambdaName = "λ"
+
+// encodeClosure serialises the closure e that fn returns as its result
+// in terms of its own parameters and fn's (nil when it has none).
+func (f *flow) encodeClosure(e *Expr, fn *ssa.Function, depth int) *SExpr {
+	c := e.Fn
+	if c == nil || c.Parent() == nil || c.Signature.Results().Len() != 1 || c.Signature.Variadic() {
+		return nil
+	}
+	params := make([]*Expr, len(c.Params))
+	for i := range params {
+		params[i] = lambdaParam(fn, i)
+	}
+	env := &Env{Fn: c, Params: params}
+	if e.Env != nil {
+		env.Frees = e.Env.Frees
+	}
+	body := f.encode(f.subst(f.summary(c).result(0), env), fn, depth+1)
+	if body == nil {
+		return nil
+	}
+	return &SExpr{K: kFunc, Name: lambdaName, N: len(params), Args: []*SExpr{body}}
+}
+
+// lambdaParam is parameter i of a closure described by what it returns,
+// in the summary of fn.
+func lambdaParam(fn *ssa.Function, i int) *Expr {
+	p := node(kParam)
+	p.Fn, p.N = fn, -1-i
+	return p
+}
+
+// applyLambda is the result of calling the function value lam (see
+// lambdaName) with args.
+func (f *flow) applyLambda(lam *Expr, args []*Expr) *Expr {
+	if len(lam.Args) != 1 || lam.Env == nil || len(args) != lam.N {
+		return unknown
+	}
+	return (&substituter{f: f, env: &Env{Fn: lam.Env.Fn}, memo: map[*Expr]*Expr{}, lambda: args}).do(lam.Args[0])
 }
 
 // decode rebuilds an expression of fn's parameters, for a call at site.
@@ -229,6 +284,18 @@ func decode(s *SExpr, fn *ssa.Function, site any) *Expr {
 		return length(args[0])
 	case kField:
 		return field(args[0], s.N)
+	case kConv:
+		if len(args) != 1 || types.Universe.Lookup(s.Name) == nil {
+			return unknown
+		}
+		return conv(args[0], types.Universe.Lookup(s.Name).Type())
+	case kFunc:
+		if s.Name != lambdaName || len(args) != 1 {
+			return unknown
+		}
+		e := node(kFunc, args[0])
+		e.Name, e.N, e.Env = lambdaName, s.N, &Env{Fn: fn}
+		return e
 	case kArray:
 		if s.N == -1 {
 			return array("external", nil, nil, nil, unknown)
@@ -289,14 +356,14 @@ func (f *flow) exportFacts(pass *analysis.Pass, r *Result) {
 		s := f.summary(fn)
 		for i := range fn.Signature.Results().Len() {
 			res := s.result(i)
-			enc := encode(res, fn, 0)
+			enc := f.encode(res, fn, 0)
 			if enc == nil {
 				if vs := f.values(res); vs.vals != nil && len(vs.vals) <= maxAlternatives && len(vs.vals) > 0 {
 					alts := make([]*Expr, len(vs.vals))
 					for k, v := range vs.vals {
 						alts[k] = constOf(v)
 					}
-					enc = encode(choice(alts...), fn, 0)
+					enc = f.encode(choice(alts...), fn, 0)
 				}
 			}
 			if enc == nil {

@@ -50,6 +50,9 @@ type substituter struct {
 	freshSite any
 	// iters interprets the Iter atoms of a loop (see the queries).
 	iters map[atomKey]*Expr
+	// lambda are the arguments of a call of a closure described by its
+	// result (see lambdaName).
+	lambda []*Expr
 	// nesting is how deep do is in e.
 	nesting int
 }
@@ -95,8 +98,11 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 		}
 		return e
 	case kParam:
-		if e.Fn == env.Fn && e.N < len(env.Params) && env.Params[e.N] != nil {
+		if e.Fn == env.Fn && e.N >= 0 && e.N < len(env.Params) && env.Params[e.N] != nil {
 			return env.Params[e.N]
+		}
+		if i := -1 - e.N; e.Fn == env.Fn && i >= 0 && i < len(s.lambda) {
+			return s.lambda[i] // a parameter of a closure described by its result
 		}
 		return e
 	case kFree:

@@ -17,7 +17,7 @@ import (
 // ("tracedbool/helpers"), which requires this checkout's jit.
 var vetFixtures = map[string][]string{
 	"shapechurn":   {"a"},
-	"staticargs":   {"a", "hoist", "sched"},
+	"staticargs":   {"a", "hoist", "layers", "sched"},
 	"tracedbool":   {"a", "cross", "helpers"},
 	"traceeffect":  {"a", "cross", "fixone", "helpers", "oncemain", "optlib"},
 	"unrolledloop": {"a", "ops"},

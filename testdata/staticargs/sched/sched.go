@@ -1,6 +1,8 @@
 // Package sched holds learning-rate schedules; it does not import jit.
 package sched
 
+import "math"
+
 // Plateau returns the learning rate of an epoch: three plateaus.
 func Plateau(epoch int) float64 {
 	switch {
@@ -50,4 +52,18 @@ func Rate(step int) float64 {
 	default:
 		return 0.001
 	}
+}
+
+// StepDecay returns a schedule that multiplies base by gamma every
+// `every` steps, at most drops times.
+func StepDecay(base, gamma float64, every, drops int) func(step int) float64 {
+	return func(step int) float64 {
+		k := min(step/every, drops)
+		return base * math.Pow(gamma, float64(k))
+	}
+}
+
+// Linear returns a schedule that goes from start to end over steps.
+func Linear(start, end float64, steps int) func(step int) float64 {
+	return func(step int) float64 { return start + (end-start)*float64(step)/float64(steps) }
 }
