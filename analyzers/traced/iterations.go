@@ -573,7 +573,31 @@ func (ev *evaluator) newPerElement(e *Expr) bool {
 // valueKeys are the values e may take, as strings (a tuple's: the
 // combinations of its parts'), or nil when they are not all known.
 func valueKeys(values func(*Expr) vset, e *Expr) []string {
-	if e.Kind != kTuple {
+	if composite(e) && (e.Kind == kSelect || e.Kind == kChoice) {
+		// A choice of structs: the values of the alternatives that can be
+		// taken (the condition's, when it is known).
+		alts := e.Args
+		if e.Kind == kSelect {
+			alts = e.Args[1:]
+			if c := values(e.Args[0]); len(c.vals) == 1 && c.vals[0].Kind() == constant.Bool {
+				alts = e.Args[1:2]
+				if !constant.BoolVal(c.vals[0]) {
+					alts = e.Args[2:3]
+				}
+			}
+		}
+		var out []string
+		for _, a := range alts {
+			ks := valueKeys(values, a)
+			if ks == nil {
+				return nil
+			}
+			out = append(out, ks...)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	if e.Kind != kTuple && e.Kind != kStruct {
 		vs := values(e)
 		if vs.vals == nil {
 			return nil
@@ -587,6 +611,9 @@ func valueKeys(values func(*Expr) vset, e *Expr) []string {
 	out := []string{""}
 	parts := map[string]bool{}
 	for _, a := range e.Args {
+		if a == nil {
+			return nil // a field not known
+		}
 		if parts[a.String()] {
 			continue // the same value again: one choice for both
 		}
@@ -607,6 +634,19 @@ func valueKeys(values func(*Expr) vset, e *Expr) []string {
 		out = next
 	}
 	return out
+}
+
+// composite reports whether e is a struct or tuple, or a choice of them.
+func composite(e *Expr) bool {
+	switch e.Kind {
+	case kTuple, kStruct:
+		return true
+	case kSelect:
+		return composite(e.Args[1]) || composite(e.Args[2])
+	case kChoice:
+		return slices.ContainsFunc(e.Args, composite)
+	}
+	return false
 }
 
 // formBound bounds the distinct values of e by its form.
