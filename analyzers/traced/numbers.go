@@ -400,6 +400,10 @@ func (ev *evaluator) compute(e *Expr) vset {
 		return ev.atExit(e)
 	case kOver:
 		return ev.overLoop(e.Loop, e.Args[0], e.Env)
+	case kLoad:
+		if el := ev.elementOf(e); el != nil {
+			return ev.values(el) // an element of a slice a loop appended to: one of the values appended
+		}
 	}
 	return anything
 }
