@@ -1,6 +1,8 @@
 package traced
 
 import (
+	"github.com/jitlint/jitlint/internal/jitapi"
+
 	"fmt"
 	"go/constant"
 	"slices"
@@ -244,6 +246,9 @@ func (f *flow) roots() []*Root {
 					if len(args) == 0 {
 						continue
 					}
+					if name == "Jit" && onlyInspected(call.Value()) {
+						continue // a wrapper whose cache is only read: it traces nothing
+					}
 					r := &Root{Entry: name, Call: call, StaticKnown: true}
 					if name == "Jit" {
 						r.Wrapper = s.value(call.Value())
@@ -262,6 +267,31 @@ func (f *flow) roots() []*Root {
 		}
 	}
 	return out
+}
+
+// onlyInspected reports whether the wrapper v (nil: a call in a go or
+// defer statement) is used, and only by methods that read its cache
+// (jit.Func.Stats, Signatures). A wrapper not used at all is analysed as
+// if called: code that is meant to be.
+func onlyInspected(v ssa.Value) bool {
+	if v == nil || v.Referrers() == nil {
+		return false
+	}
+	inspected := false
+	for _, ref := range *v.Referrers() {
+		switch u := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			callee := u.Call.StaticCallee()
+			if callee == nil || len(u.Call.Args) == 0 || u.Call.Args[0] != v || !jitapi.WrapperInspects(callee.Name()) {
+				return false
+			}
+			inspected = true
+		default:
+			return false
+		}
+	}
+	return inspected
 }
 
 // rootsOf makes a root for each function the value fv can be (looking

@@ -153,7 +153,33 @@ func (f *flow) encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 			return nil
 		}
 		s.Name = b.Name()
-	case kOp, kPure, kSelect, kChoice, kSeq, kIndex, kLen, kField, kStruct, kTuple:
+	case kSelect:
+		if c := f.encode(e.Args[0], fn, depth+1); c == nil {
+			// A condition not expressible in the parameters (a search loop's
+			// stopping point): one of the two values.
+			return f.encode(choice(e.Args[1], e.Args[2]), fn, depth)
+		}
+	case kAtExit:
+		// The value once a loop is done, where what the loop changes is
+		// not expressible: what is left of it (some element of a slice
+		// the loop searched).
+		return f.encode(e.Args[0], fn, depth+1)
+	case kLoad:
+		if p := e.Args[0]; p.Kind == kPtr && p.Site == nil && p.Name == "elem" && len(p.Args) == 2 {
+			return f.encode(index(p.Args[0], p.Args[1]), fn, depth) // an element of a slice
+		}
+		return nil
+	case kIndex:
+		if len(e.Args) == 2 && f.encode(e.Args[1], fn, depth+1) == nil {
+			// An index not expressible in the parameters: some element.
+			x := f.encode(e.Args[0], fn, depth+1)
+			if x == nil {
+				return nil
+			}
+			s.Args = []*SExpr{x, {K: kUnknown}}
+			return s
+		}
+	case kOp, kPure, kChoice, kSeq, kLen, kField, kStruct, kTuple:
 	case kArray:
 		// An array of dims not expressible in the parameters is still an
 		// array: of dims not known.

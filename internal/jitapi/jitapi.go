@@ -69,6 +69,18 @@ var nonOps = map[string]bool{
 	"Vmap": true, "Grad": true, "ValueAndGrad": true, "InAxes": true, "OutAxes": true, "Argnums": true,
 }
 
+// wrapperTracing and wrapperInspecting are the methods of a jit.Func
+// wrapper (made by jit.Jit) that trace its function, and those that only
+// read its cache; its Call field traces too.
+var (
+	wrapperTracing    = map[string]bool{"Lower": true, "Trace": true}
+	wrapperInspecting = map[string]bool{"Signatures": true, "Stats": true}
+)
+
+// WrapperInspects reports whether the jit.Func method name only reads the
+// wrapper's cache: a wrapper used only so traces nothing.
+func WrapperInspects(name string) bool { return wrapperInspecting[name] }
+
 // tracingEntryPoints are the jit functions whose function arguments are traced.
 var tracingEntryPoints = map[string]bool{
 	"Jit": true, "MakeJaxpr": true, "Cond": true, "Switch": true,

@@ -58,6 +58,15 @@ func TestJitAPIClassified(t *testing.T) {
 	}
 	classify(t, "function jit.", sortedKeys(funcs), funcTables)
 	classify(t, "method jit.Array.", sortedKeys(methods), methodTables)
+	wrapperMethods := map[string]bool{}
+	fn := scope.Lookup("Func").Type()
+	ms := types.NewMethodSet(types.NewPointer(fn))
+	for i := 0; i < ms.Len(); i++ {
+		if m := ms.At(i).Obj(); m.Exported() {
+			wrapperMethods[m.Name()] = true
+		}
+	}
+	classify(t, "method jit.Func.", sortedKeys(wrapperMethods), map[string][]string{"wrapperTracing": keys(wrapperTracing), "wrapperInspecting": keys(wrapperInspecting)})
 	for _, name := range keys(tracingEntryPoints) {
 		if !funcs[name] {
 			t.Errorf("tracingEntryPoints names jit.%s, which jit does not have", name)
