@@ -67,3 +67,13 @@ func StepDecay(base, gamma float64, every, drops int) func(step int) float64 {
 func Linear(start, end float64, steps int) func(step int) float64 {
 	return func(step int) float64 { return start + (end-start)*float64(step)/float64(steps) }
 }
+
+// Bucket returns the first of sizes that holds n, or the last one.
+func Bucket(n int, sizes []int) int {
+	for _, s := range sizes {
+		if n <= s {
+			return s
+		}
+	}
+	return sizes[len(sizes)-1]
+}
