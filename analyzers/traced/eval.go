@@ -94,7 +94,7 @@ func (s *summary) eval(v ssa.Value) *Expr {
 		x := val(v.X)
 		out := unwrapIface(x)
 		if v.CommaOk {
-			return node(kTuple, out, unknown)
+			return node(kTuple, out, assertOK(x, v.AssertedType))
 		}
 		return out
 	case *ssa.Extract:
@@ -223,6 +223,28 @@ func conv(x *Expr, t types.Type) *Expr {
 	e := node(kConv, x)
 	e.Type = t
 	return e
+}
+
+// assertOK is whether x, an interface value, holds a t (or implements t):
+// known when the dynamic types x can have are (any(zero).(float64) in an
+// instance of a generic function).
+func assertOK(x *Expr, t types.Type) *Expr {
+	alts := alternatives(x)
+	outs := make([]*Expr, 0, len(alts))
+	for _, a := range alts {
+		if a.Kind != kIface || a.Type == nil {
+			return unknown
+		}
+		ok := types.Identical(a.Type, t)
+		if it, isIface := t.Underlying().(*types.Interface); isIface {
+			ok = types.Implements(a.Type, it)
+		}
+		outs = append(outs, boolConst(ok))
+	}
+	if len(outs) == 0 {
+		return unknown
+	}
+	return choice(outs...)
 }
 
 // fieldAddr is the address of field i of what x points to.
