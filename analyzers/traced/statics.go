@@ -180,10 +180,61 @@ func (j *JittedCall) ArgChurn(k int, path []int) *Churn {
 	if len(path) > 0 && e.Kind == kPtr {
 		e = s.loadAt(e, j.instr) // a pointer argument: the fields it points to, as the call sees them
 	}
+	t := j.ParamType(k)
 	for _, i := range path {
 		e = field(e, i)
+		if t != nil {
+			t = fieldType(t, i)
+		}
 	}
-	return j.r.churn(j.instr, e, maxUpDepth, j.wrapper)
+	c := j.r.churn(j.instr, e, maxUpDepth, j.wrapper)
+	if c != nil && !c.DistinctKnown && c.Source == "" && isLabel(t) && received(e) {
+		// A string or bool read from each message received, whose values
+		// are not known (a mode, a topic): labels take a few values; not
+		// known to churn.
+		return nil
+	}
+	return c
+}
+
+// received reports whether what e is made of that is not known comes from
+// channel receives.
+func received(e *Expr) bool {
+	some, others := false, false
+	e.walk(func(a *Expr) bool {
+		if a.Kind == kFresh {
+			u, ok := a.Site.(*ssa.UnOp)
+			if ok && u.Op == token.ARROW {
+				some = true
+			} else {
+				others = true
+			}
+		}
+		return true
+	})
+	return some && !others
+}
+
+// isLabel reports whether t is a string or bool type: a label, such as a
+// mode or a topic, when it comes from data.
+func isLabel(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsString|types.IsBoolean) != 0
+}
+
+// fieldType is the type of field i of the struct (or pointer to struct) t,
+// or nil.
+func fieldType(t types.Type, i int) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok && i < st.NumFields() {
+		return st.Field(i).Type()
+	}
+	return nil
 }
 
 // ShapeChurn reports whether the dims of array argument k take a new value
