@@ -60,8 +60,8 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 					out = append(out, RepeatedJit{Call: expr, Loop: l.Stmt, UsesLoop: varies(l, fv)})
 					continue
 				}
-				if capturesRun(fn, fv) {
-					continue // a closure over the run's own variables: a new function each run
+				if capturesRun(fn, fv) && !usedOnceInRun(s, call) {
+					continue // a closure over the run's own variables, handed on: a new function each run
 				}
 				if why := r.runsMany(fn, b, fv); why != "" {
 					out = append(out, RepeatedJit{Call: expr, Func: fn.Name(), Why: why})
@@ -225,6 +225,29 @@ func sharesCache(fv *Expr) bool {
 		}
 	}
 	return len(alts) > 0
+}
+
+// usedOnceInRun reports whether the wrapper that the jit.Jit call w makes
+// is only called (or asked for its cache) in the run that makes it, and
+// not in a loop there: not returned, stored or passed on, so that each run
+// traces and compiles it for a call or two of its own.
+func usedOnceInRun(s *summary, w *ssa.Call) bool {
+	for _, ref := range *w.Referrers() {
+		switch u := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if u.X != w || s.loopOf[u.Block()] != nil {
+				return false
+			}
+		case *ssa.Call:
+			if u.Call.StaticCallee() == nil || len(u.Call.Args) == 0 || u.Call.Args[0] != w {
+				return false // passed to a function: handed on
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // capturesRun reports whether fv is a function literal that captures
