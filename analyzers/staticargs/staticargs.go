@@ -40,13 +40,18 @@ func repeatedJit(r *traced.Result, j traced.RepeatedJit) analysis.Diagnostic {
 			"so every call traces and compiles again. Create the jitted function once (a package variable, or a field of a value made once) and pass what differs between runs as arguments", j.Func, j.Why)
 		return d
 	}
+	if j.UsesLoop {
+		// The function is made of the loop's values: it cannot move before it.
+		d.Message = "jit.Jit is called on every iteration of this loop, on a function made of the loop's values: each call makes a new wrapper " +
+			"with an empty cache, so every call traces and compiles again. Jit one function before the loop and pass what changes as its arguments " +
+			"(for a method value, jit the method expression, jit.Jit((*T).M), and pass the receiver)"
+		return d
+	}
 	d.Message = "jit.Jit is called on every iteration of this loop: each call makes a new wrapper with an empty cache, " +
 		"so every call traces and compiles again. Create the jitted function once, before the loop"
-	if !j.UsesLoop {
-		stack := astq.PathTo(r.File(j.Call.Pos()), j.Call)
-		if fix, ok := hoistFix(r, j.Call, stack, j.Loop); ok {
-			d.SuggestedFixes = []analysis.SuggestedFix{fix}
-		}
+	stack := astq.PathTo(r.File(j.Call.Pos()), j.Call)
+	if fix, ok := hoistFix(r, j.Call, stack, j.Loop); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return d
 }

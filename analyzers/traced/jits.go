@@ -50,7 +50,7 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 				if sharesCache(fv) {
 					continue // a named function: its wrappers share one cache
 				}
-				if boundToLocal(call.Common().Args[0]) {
+				if boundToLocal(call.Common().Args[0]) && !f.receiverIsParam(expr, fn) {
 					continue // a method value of a receiver the function holds: one wrapper per receiver
 				}
 				if l := s.loopOf[b]; l != nil {
@@ -325,6 +325,23 @@ func boundToLocal(v ssa.Value) bool {
 	}
 	_, isInstr := mc.Bindings[0].(ssa.Instruction)
 	return isInstr
+}
+
+// receiverIsParam reports whether the jit.Jit call jit is of a method
+// value (recv.M) whose receiver is a parameter variable of fn — the
+// caller's value, also when fn assigns to it (m = m.step()) — rather than
+// a variable fn declares, a receiver the run makes.
+func (f *flow) receiverIsParam(jit *ast.CallExpr, fn *ssa.Function) bool {
+	sel, ok := ast.Unparen(jit.Args[0]).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := f.info.Uses[id]
+	return obj != nil && slices.ContainsFunc(fn.Params, func(p *ssa.Parameter) bool { return p.Object() == obj })
 }
 
 // runsMany says why fn's block b runs many times: fn is called in a loop,
