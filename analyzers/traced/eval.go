@@ -24,6 +24,9 @@ func (s *summary) eval(v ssa.Value) *Expr {
 			if jitapi.IsArray(v.Type()) {
 				return zeroArray // jit.Array{}: no array at all
 			}
+			if _, ok := v.Type().Underlying().(*types.Struct); ok {
+				return zeroOf(v.Type()) // Model{}: its fields' zero values
+			}
 			return unknown
 		}
 		return constOf(v.Value)

@@ -144,6 +144,14 @@ func (s *summary) valueBefore(p *Expr, b *ssa.BasicBlock, instr ssa.Instruction,
 		}
 	}
 	for i := len(instrs) - 1; i >= 0; i-- {
+		if instrs[i] == p.Site {
+			// The allocation itself: memory starts as the zero value
+			// (var m Model before a loop appends to m.Blocks).
+			if t := typeAt(baseType(p.Site), p.Args); t != nil {
+				return zeroOf(t), true
+			}
+			return nil, false
+		}
 		st, ok := instrs[i].(*ssa.Store)
 		if !ok || addrRoot(st.Addr) != p.Site {
 			continue
