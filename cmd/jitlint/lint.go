@@ -15,8 +15,9 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// The command: jitlint [flags] packages. It loads the packages with
-// go/packages, runs the analyzers with x/tools' checker, adds what the
+// The command: jitlint [flags] packages. It loads the packages (load.go:
+// from source where the analyzers run, from export data elsewhere), runs
+// the analyzers with x/tools' checker, adds what the
 // events files of -events show, drops what the -baseline file accepts, and
 // prints the findings in the -format asked for. -fix, -V and help are
 // multichecker's.
@@ -70,7 +71,7 @@ func runCommand(all []*analysis.Analyzer, args []string) int {
 			return exitFailed
 		}
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: opts.tests}, patterns...)
+	pkgs, err := loadPackages(patterns, opts.tests)
 	if err == nil && len(pkgs) == 0 {
 		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 	}

@@ -17,8 +17,10 @@
 //	go vet -vettool=$(which jitlint) ./...
 //	jitlint jaxpr-diff ./pkg.Func 'f32[4]' 'f32[8]'   diff a function's jaxprs under two signatures
 //
-// The command's own driver (lint.go) loads the packages with go/packages
-// and runs the analyzers with x/tools' checker; -fix, -V and help are
+// The command's own driver (lint.go) loads the packages with go/packages,
+// type-checking from source only those the analyzers run on and reading the
+// others' types from export data (load.go), and runs the analyzers with
+// x/tools' checker; -fix, -V and help are
 // multichecker's. Under go vet (a *.cfg argument) it uses its own driver
 // (vet.go): packages that do not import jit are skipped without being
 // read, and the others are type-checked against the compiler's export
