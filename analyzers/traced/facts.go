@@ -397,13 +397,86 @@ func (f *flow) exportFacts(pass *analysis.Pass, r *Result) {
 			}
 			fact.Results = append(fact.Results, enc)
 		}
-		if r != nil {
+		if r != nil && f.mayHaveProblems(fn, map[*ssa.Function]bool{}) {
 			fact.Problems = r.problemsOf(fn)
 		}
 		if fact.Ops > 0 || len(fact.Problems) > 0 || hasResult(fact.Results) {
 			pass.ExportObjectFact(obj, fact)
 		}
 	}
+}
+
+// mayHaveProblems reports whether running fn could convert a traced value
+// to the host or have an effect, from its instructions alone: a call of
+// anything but a jit operation that stages, a builtin that neither writes
+// nor prints, or a function of the package that may not; a store into
+// memory it did not allocate; a channel operation, a map update, a go or
+// defer. A function that stages jit operations and nothing else (most of
+// a model's code) has no problems, so the contexts that would look for
+// them are not built.
+func (f *flow) mayHaveProblems(fn *ssa.Function, busy map[*ssa.Function]bool) bool {
+	if v, ok := f.problemFree[fn]; ok {
+		return !v
+	}
+	if busy[fn] {
+		return true // recursion: not looked into
+	}
+	busy[fn] = true
+	may := f.mayHaveProblemsIn(fn, busy)
+	if f.problemFree == nil {
+		f.problemFree = map[*ssa.Function]bool{}
+	}
+	f.problemFree[fn] = !may
+	return may
+}
+
+func (f *flow) mayHaveProblemsIn(fn *ssa.Function, busy map[*ssa.Function]bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Call:
+				if b, ok := x.Call.Value.(*ssa.Builtin); ok {
+					if !pureBuiltins[b.Name()] {
+						return true
+					}
+					continue
+				}
+				callee := x.Call.StaticCallee()
+				switch {
+				case x.Call.IsInvoke() || callee == nil:
+					return true
+				case jitStages(callee):
+				case f.local(callee) && !f.mayHaveProblems(callee, busy):
+				default:
+					return true
+				}
+			case *ssa.Store:
+				if a, ok := addrRoot(x.Addr).(*ssa.Alloc); !ok || a.Parent() != fn || escapes(a) {
+					return true
+				}
+			case *ssa.Send, *ssa.Select, *ssa.MapUpdate, *ssa.Go, *ssa.Defer:
+				return true
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// pureBuiltins are the builtins that neither write memory nor print.
+var pureBuiltins = map[string]bool{"len": true, "cap": true, "append": true, "min": true, "max": true, "complex": true, "real": true, "imag": true}
+
+// jitStages reports whether fn is a jit operation that stages (an Array
+// method or a jit function that builds the trace).
+func jitStages(fn *ssa.Function) bool {
+	name := jitName(fn)
+	if m, ok := strings.CutPrefix(name, "Array."); ok {
+		return jitapi.StagingMethod(m)
+	}
+	return name != "" && jitapi.StagingFunc(name)
 }
 
 func hasResult(rs []*SExpr) bool {

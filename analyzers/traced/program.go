@@ -42,6 +42,9 @@ type flow struct {
 	// asked remembers whether advancing state and objects made in a loop
 	// vary over it (advance.go).
 	asked map[loopQuestion]bool
+	// problemFree memoizes mayHaveProblems: true for a function that
+	// surely has none.
+	problemFree map[*ssa.Function]bool
 	// fr are the questions being answered (cycles.go).
 	fr frames
 	// callersFrame is the frame of the call graph while it is built (-1
