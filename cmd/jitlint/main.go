@@ -37,12 +37,22 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/jitlint/jitlint/analyzers"
 	"golang.org/x/tools/go/analysis/multichecker"
 )
 
+// gcPercent is the garbage collector's target when GOGC is not set: the
+// analysis allocates much and briefly, and a short-lived command gains
+// from fewer collections (jitlint -test ./... on this module: 3.4 → 2.9 s,
+// peak RSS 0.56 → 0.74 GB; 400 was no faster and took 1.06 GB).
+const gcPercent = 200
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	if isJaxprDiff(os.Args[1:]) {
 		os.Exit(runJaxprDiff(os.Args[2:], os.Stdout, os.Stderr))
 	}
