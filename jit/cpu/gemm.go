@@ -279,19 +279,27 @@ func (r *gemmRun[S, T]) runShared() {
 // tasks per worker: blocks of at most mc rows (fewer rows, multiples of mr,
 // when there are few), each split into column ranges (multiples of nr)
 // only when the rows alone cannot make enough tasks (each such range packs
-// its block of A again).
+// its block of A again). The blocks are a whole number of rounds of the
+// workers and share the rows' mr-row tiles evenly (1024 rows are eight
+// blocks of 10 or 11 tiles, not seven of 144 rows and one of 16, which
+// left one worker a block more than the other).
 func (r *gemmRun[S, T]) blockTasks() []blockTask {
 	g := r.g
-	want := 2 * g.nw
-	mc := min(g.blk.mc, roundUp((g.m+want-1)/want, g.kern.mr))
-	rows := (g.m + mc - 1) / mc
+	mr, want := g.kern.mr, 2*g.nw
+	mc := min(g.blk.mc, roundUp((g.m+want-1)/want, mr))
+	tiles := (g.m + mr - 1) / mr
+	rows := (tiles + mc/mr - 1) / (mc / mr)
+	if rows > 1 {
+		rows = min(tiles, roundUp(rows, g.nw))
+	}
 	panels := (r.nc + g.kern.nr - 1) / g.kern.nr
 	splits := max(1, min(panels, (want+rows-1)/rows))
 	per := (panels + splits - 1) / splits * g.kern.nr
 	var ts []blockTask
-	for ic := 0; ic < g.m; ic += mc {
+	for i := range rows {
+		ic, ic1 := i*tiles/rows*mr, min(g.m, (i+1)*tiles/rows*mr)
 		for j0 := 0; j0 < r.nc; j0 += per {
-			ts = append(ts, blockTask{ic: ic, mc: min(mc, g.m-ic), j0: j0, j1: min(r.nc, j0+per)})
+			ts = append(ts, blockTask{ic: ic, mc: ic1 - ic, j0: j0, j1: min(r.nc, j0+per)})
 		}
 	}
 	return ts
