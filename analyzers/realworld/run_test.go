@@ -81,8 +81,11 @@ type observed struct {
 	// trace in one run of the loop.
 	iterations map[string]int
 	// tracedVia are, for a site in a library package, the call sites in
-	// other packages through which it ran inside a trace.
-	tracedVia map[string]map[site]bool
+	// other packages through which it ran inside a trace; iterationsVia,
+	// for a loop there, the most times its body ran in one run of the loop
+	// through each of them.
+	tracedVia     map[string]map[site]bool
+	iterationsVia map[string]map[site]int
 	// traceErrors maps a site to the kinds of jit errors raised there.
 	traceErrors map[site][]string
 	// misses counts cache misses per call site, by what changed
@@ -151,7 +154,7 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the instrumented corpus: %v\n%s", err, out)
 	}
-	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, tracedVia: map[string]map[site]bool{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}, compiles: map[string]map[string]int{}, callers: map[string]map[site]bool{}}
+	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, tracedVia: map[string]map[site]bool{}, iterationsVia: map[string]map[site]int{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}, compiles: map[string]map[string]int{}, callers: map[string]map[site]bool{}}
 	progs, err := os.ReadDir(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +315,7 @@ func (o *observed) readProbes(t *testing.T, dir, file string) {
 		if where != "trace" {
 			continue
 		}
+		var at *site
 		if j := strings.LastIndexByte(via, ':'); j > 0 {
 			file, ln := via[:j], via[j+1:]
 			if o.tracedVia[id] == nil {
@@ -322,11 +326,18 @@ func (o *observed) readProbes(t *testing.T, dir, file string) {
 				rel = file
 			}
 			n, _ := strconv.Atoi(ln)
-			o.tracedVia[id][site{rel, n}] = true
+			at = &site{rel, n}
+			o.tracedVia[id][*at] = true
 		}
 		if loop, ok := strings.CutSuffix(id, " body"); ok {
 			run[loop]++
 			o.iterations[loop] = max(o.iterations[loop], run[loop])
+			if at != nil {
+				if o.iterationsVia[loop] == nil {
+					o.iterationsVia[loop] = map[site]int{}
+				}
+				o.iterationsVia[loop][*at] = max(o.iterationsVia[loop][*at], run[loop])
+			}
 		} else {
 			run[id] = 0
 		}

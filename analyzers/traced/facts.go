@@ -43,6 +43,10 @@ func (*FuncFact) AFact() {}
 func (f *FuncFact) String() string {
 	var parts []string
 	for _, p := range f.Problems {
+		if p.Kind == "loop" {
+			parts = append(parts, fmt.Sprintf("loop at %s: %s times, %d ops each", p.Pos, p.Trips, p.Ops))
+			continue
+		}
 		msg, _, _ := strings.Cut(p.Message, ";")
 		switch {
 		case p.Detail != "" && f.Method && p.Param == 0:
@@ -400,6 +404,9 @@ func (f *flow) exportFacts(pass *analysis.Pass, r *Result) {
 		if r != nil && f.mayHaveProblems(fn, map[*ssa.Function]bool{}) {
 			fact.Problems = r.problemsOf(fn)
 		}
+		if r != nil {
+			fact.Problems = append(fact.Problems, r.loopProblems(fn)...)
+		}
 		if fact.Ops > 0 || len(fact.Problems) > 0 || hasResult(fact.Results) {
 			pass.ExportObjectFact(obj, fact)
 		}
@@ -464,6 +471,56 @@ func (f *flow) mayHaveProblemsIn(fn *ssa.Function, busy map[*ssa.Function]bool) 
 		}
 	}
 	return false
+}
+
+// loopProblems are fn's loops that stage operations and run a number of
+// times that fn's parameters set (for i := 0; i < n; i++, with n a
+// parameter): an importer that calls fn from traced code counts them with
+// its own arguments (externalLoops). Loops of a constant count are the
+// package's own findings.
+func (r *Result) loopProblems(fn *ssa.Function) []Problem {
+	f := r.flow
+	s := f.summary(fn)
+	var out []Problem
+	for _, l := range s.loops {
+		if l.Stmt == nil {
+			continue
+		}
+		s.solve(l)
+		if l.trips == nil || !l.trips.mentions(func(a *Expr) bool { return a.Kind == kParam && a.Fn == fn }) {
+			continue
+		}
+		trips := f.encode(l.trips, fn, 0)
+		ops := 0
+		for _, b := range l.body {
+			ops += f.opsInBlock(b)
+		}
+		if trips == nil || ops == 0 {
+			continue
+		}
+		out = append(out, Problem{Kind: "loop", Param: -1, Pos: r.Where(l.Stmt.Pos()), Trips: trips, Ops: ops})
+	}
+	return out
+}
+
+// opsInBlock is about how many operations one run of b stages: its jit
+// operations and those of the functions of the package it calls.
+func (f *flow) opsInBlock(b *ssa.BasicBlock) int {
+	n := 0
+	for _, instr := range b.Instrs {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		switch callee := call.Call.StaticCallee(); {
+		case callee == nil:
+		case jitStages(callee):
+			n++
+		case f.local(callee):
+			n += f.opsOf(callee)
+		}
+	}
+	return n
 }
 
 // pureBuiltins are the builtins that neither write memory nor print.

@@ -16,3 +16,11 @@ func Twice(x jit.Array) jit.Array { // want Twice:`stages 8 ops`
 
 // Count stages nothing.
 func Count(n int) int { return n + 1 } // want Count:`returns \+\(p0 1\)`
+
+// Repeat applies Step n times: a loop whose count the caller's n sets.
+func Repeat(x jit.Array, n int) jit.Array { // want Repeat:`loop at ops.go:22: pure:max\(/\(p1 1\) 0\) times, 4 ops each; stages 4 ops`
+	for i := 0; i < n; i++ {
+		x = Step(x)
+	}
+	return x
+}

@@ -22,7 +22,7 @@ type Pipeline struct {
 
 func weights(cout, cin, k int, seed float64) jit.Array {
 	n := cout * cin * k
-	return jit.Arange(n, jit.Float32).Mul(1.37).Add(seed).Sin().Mul(1 / math.Sqrt(float64(cin*k))).Reshape(cout, cin, k)
+	return jit.Arange(n, jit.Float32).Mul(1.37).Add(seed).Sin().Mul(1/math.Sqrt(float64(cin*k))).Reshape(cout, cin, k)
 }
 
 func NewPipeline() *Pipeline {
@@ -118,7 +118,7 @@ func lowpass(x jit.Array) jit.Array {
 	for i := range taps {
 		taps[i] /= sum
 	}
-	lp := jit.Jit(func(x jit.Array) jit.Array { return dsp.FIR(x, taps) })
+	lp := jit.Jit(func(x jit.Array) jit.Array { return dsp.FIR(x, taps) }) // want unrolledloop
 	return lp.Call(x)
 }
 

@@ -38,7 +38,7 @@ func main() {
 	wLong, wShort := weights(48), weights(4)
 
 	longModel := jit.Jit(func(x jit.Array) jit.Array {
-		feats := lagfeat.Lags(x, 48)
+		feats := lagfeat.Lags(x, 48) // want unrolledloop
 		feats = lagfeat.Smooth(feats, 2)
 		lagfeat.Describe("long", feats) // want traceeffect
 		return wLong.MatMul(feats).Reshape(window).Sub(x).Abs().Mean()

@@ -110,4 +110,3 @@ func RowNormalize(x jit.Array) jit.Array {
 	n := x.Mul(x).Sum(1).Sqrt().Max(1e-6)
 	return x.Div(n.Reshape(x.Shape()[0], 1))
 }
-

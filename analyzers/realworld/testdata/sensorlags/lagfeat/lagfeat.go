@@ -13,7 +13,7 @@ import (
 func Lags(x jit.Array, n int) jit.Array {
 	T := x.Shape()[0]
 	rows := make([]jit.Array, 0, n)
-	for i := 0; i < n; i++ { // want unrolledloop
+	for i := 0; i < n; i++ {
 		k := i + 1
 		shifted := jit.Concatenate(0, jit.Zeros(x.Dtype(), k), x.Slice([]int{0}, []int{T - k}))
 		rows = append(rows, shifted.Reshape(1, T))
