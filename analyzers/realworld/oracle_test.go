@@ -10,6 +10,7 @@ import (
 // stops matching.
 func TestOracleRules(t *testing.T) {
 	at := func(line int) site { return site{"p/main.go", line} }
+	lib := site{"p/lib/lib.go", 3} // a library loop: 40 times through the call at line 17, 4 through 18
 	s := &sites{kinds: map[site][]kind{
 		at(1): {convSite}, at(2): {convSite},
 		at(3): {effectSite}, at(4): {effectSite},
@@ -17,7 +18,9 @@ func TestOracleRules(t *testing.T) {
 		at(7): {callSite}, at(8): {callSite}, at(9): {callSite}, at(10): {callSite},
 		at(11): {jitSite}, at(12): {jitSite}, at(14): {jitSite}, at(15): {jitSite},
 		at(13): {effectSite}, // never runs
+		lib:    {loopSite},
 	},
+		library: map[string]bool{lib.file: true},
 		defined: map[site][]string{at(11): {"p/main.go:20"}, at(12): {"p/main.go:21"}, at(14): {"p/main.go:22"}, at(15): {"fn:(*T).M"}},
 		bound:   map[site]bool{at(15): true},
 	}
@@ -28,7 +31,7 @@ func TestOracleRules(t *testing.T) {
 			"p/main.go:5": {"trace": 2}, "p/main.go:6": {"trace": 1},
 			"p/main.go:7": {"eager": 5}, "p/main.go:8": {"eager": 30}, "p/main.go:9": {"eager": 6}, "p/main.go:10": {"eager": 2},
 			"p/main.go:11": {"eager": 3}, "p/main.go:12": {"eager": 1}, "p/main.go:14": {"eager": 3}, "p/main.go:15": {"eager": 3},
-			"p/main.go:16": {"eager": 3}, "p/main.go:17": {"eager": 2},
+			"p/main.go:16": {"eager": 3}, "p/main.go:17": {"eager": 2}, lib.String(): {"trace": 2},
 		},
 		compiles: map[string]map[string]int{
 			"p/main.go:20": {"f (x: f32[3])": 3},                     // a literal compiled again by each new wrapper
@@ -36,8 +39,9 @@ func TestOracleRules(t *testing.T) {
 			"p/main.go:22": {"h (x: f32[3])": 1, "h (x: f32[4])": 1}, // a named function: one shared cache
 			"fn:(*T).M":    {"(*T).M (x: f32[3])": 3},                // a method value of a new receiver each run
 		},
-		iterations:  map[string]int{"p/main.go:5": 33, "p/main.go:6": 32},
-		traceErrors: map[site][]string{at(1): {"TracerBoolConversionError"}, at(10): {"BadStaticArgError"}},
+		iterations:    map[string]int{"p/main.go:5": 33, "p/main.go:6": 32, lib.String(): 40},
+		iterationsVia: map[string]map[site]int{lib.String(): {at(17): 40, at(18): 4}},
+		traceErrors:   map[site][]string{at(1): {"TracerBoolConversionError"}, at(10): {"BadStaticArgError"}},
 		misses: map[site]map[string]int{
 			at(7): {"static": 4}, // every call recompiles
 			at(8): {"shape": 2},  // 3 buckets for 30 calls
@@ -48,7 +52,7 @@ func TestOracleRules(t *testing.T) {
 	want := map[string][]site{
 		"tracedbool":   {at(1)},
 		"traceeffect":  {at(3)},
-		"unrolledloop": {at(5)},
+		"unrolledloop": {at(5), at(17)},
 		"staticargs":   {at(7), at(10), at(11)},
 		"shapechurn":   {at(9)},
 	}
