@@ -354,7 +354,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 		return nil
 	}
 	for _, cs := range f.callSites(instr.Parent()) {
-		if cs.atoms != cs.caller || cs.jitted != nil {
+		if cs.jitted != nil {
 			continue
 		}
 		env := &Env{Fn: instr.Parent(), Params: cs.args, Frees: cs.frees}
@@ -402,7 +402,7 @@ func (r *Result) churnBound(instr ssa.Instruction, e *Expr, depth int, w *Expr) 
 		return nil
 	}
 	for _, cs := range f.callSites(fn) {
-		if cs.atoms != cs.caller || cs.jitted != nil {
+		if cs.jitted != nil {
 			continue
 		}
 		bound := f.subst(e, &Env{Fn: fn, Params: cs.args, Frees: cs.frees})
