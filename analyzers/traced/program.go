@@ -150,6 +150,3 @@ func newFlow(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 func (f *flow) local(fn *ssa.Function) bool {
 	return fn != nil && fn.Blocks != nil && (fn.Pkg == f.ssa || fn.Pkg == nil && fn.Synthetic != "")
 }
-
-// position returns the file position of pos.
-func (f *flow) position(pos token.Pos) token.Position { return f.fset.Position(pos) }

@@ -190,35 +190,6 @@ func JitFunc(info *types.Info, call *ast.CallExpr) string {
 	return fn.Name()
 }
 
-// ArrayMethod returns the name of the jit.Array method that call calls and its
-// receiver expression, or "" and nil.
-func ArrayMethod(info *types.Info, call *ast.CallExpr) (string, ast.Expr) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return "", nil
-	}
-	fn, ok := info.Uses[sel.Sel].(*types.Func)
-	if !ok {
-		return "", nil
-	}
-	recv := fn.Signature().Recv()
-	if recv == nil || !IsArray(recv.Type()) {
-		return "", nil
-	}
-	return fn.Name(), sel.X
-}
-
-// HostConversion reports whether call is a host conversion (Bool, Item, Int,
-// Float32s, ...) of an Array and returns the receiver and the Go type it gives.
-func HostConversion(info *types.Info, call *ast.CallExpr) (recv ast.Expr, goType string, ok bool) {
-	name, x := ArrayMethod(info, call)
-	goType, ok = hostConversions[name]
-	if x == nil || !ok {
-		return nil, "", false
-	}
-	return x, goType, true
-}
-
 // concreteConstructors are the jit functions that build a concrete array
 // even inside a trace (omnistaging stages every other operation): Scalar
 // and FromSlice always, Full, Zeros and Ones when given no shape (with one

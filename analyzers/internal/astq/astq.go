@@ -26,18 +26,6 @@ func PathTo(file *ast.File, n ast.Node) []ast.Node {
 	return stack
 }
 
-// EnclosingFunc returns the innermost function (declaration or literal) of
-// a stack made by PathTo, or nil.
-func EnclosingFunc(stack []ast.Node) ast.Node {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch stack[i].(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return stack[i]
-		}
-	}
-	return nil
-}
-
 // LoopBody returns the body of a *ast.ForStmt or *ast.RangeStmt (nil for
 // other statements).
 func LoopBody(loop ast.Stmt) *ast.BlockStmt {
