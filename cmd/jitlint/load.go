@@ -59,15 +59,32 @@ func loadPackages(patterns []string, tests bool) ([]*packages.Package, error) {
 			others = append(others, p.PkgPath)
 		}
 	}
+	// The export data is listed while the packages checked from source are
+	// parsed.
+	type listed struct {
+		deps []*packages.Package
+		err  error
+	}
+	done := make(chan listed, 1)
+	go func() {
+		var r listed
+		if len(others) > 0 {
+			r.deps, r.err = packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedExportFile}, others...)
+		}
+		done <- r
+	}()
+	for _, p := range order {
+		if l.source[p] {
+			l.parse(p)
+		}
+	}
+	r := <-done
+	if r.err != nil {
+		return nil, r.err
+	}
 	exports := map[string]string{}
-	if len(others) > 0 {
-		deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedExportFile}, others...)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range deps {
-			exports[d.PkgPath] = d.ExportFile
-		}
+	for _, d := range r.deps {
+		exports[d.PkgPath] = d.ExportFile
 	}
 	identity := map[string]string{}
 	for path := range exports {
