@@ -1,6 +1,7 @@
 package traced
 
 import (
+	"cmp"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -145,17 +146,19 @@ func (f *flow) invoke(m *types.Func, recv *Expr, args []*Expr, mode *Expr, site 
 // another package's fact says it returns, or a fresh value (an array
 // staged in the caller's mode, for a result that holds arrays).
 func (f *flow) external(fn *ssa.Function, args []*Expr, mode *Expr, site any) *Expr {
-	if fn.Pkg != nil {
-		name := fn.Pkg.Pkg.Path() + "." + fn.Name()
+	if orig := cmp.Or(fn.Origin(), fn); orig.Pkg != nil {
+		// An instance of a generic function (slices.Index[[]string]) is
+		// its generic function's.
+		name := orig.Pkg.Pkg.Path() + "." + orig.Name()
 		if pureFuncs[name] != nil {
 			return pure(name, args)
 		}
-		if p := fn.Pkg.Pkg.Path(); pureName(p, fn.Name()) || p == "time" && fn.Signature.Recv() != nil {
+		if p := orig.Pkg.Pkg.Path(); pureName(p, orig.Name()) || p == "time" && fn.Signature.Recv() != nil {
 			// A pure function, or a method of a time value: its result is
 			// made of its arguments (time.Now().Unix() still reads the clock).
 			return pure(name, args)
 		}
-		if p := fn.Pkg.Pkg.Path(); (p == "math/rand" || p == "math/rand/v2") && strings.HasPrefix(fn.Name(), "New") {
+		if p := orig.Pkg.Pkg.Path(); (p == "math/rand" || p == "math/rand/v2") && strings.HasPrefix(orig.Name(), "New") {
 			// A generator: what it is made from decides whether its draws
 			// are the same on every run (effects.go).
 			e := pure(name, args)

@@ -264,6 +264,11 @@ func (ev *evaluator) values(e *Expr) vset {
 		// 8) is 8 at every iteration, not anything from t's range minus
 		// anything from it.
 		s = ev.overLoop(l, e, ev.envOf(l))
+		if s.vals == nil && !s.bounded && e.Kind == kPure {
+			// Not known by running the loop: what its form says (a
+			// search's position in its slice, whatever it looks for).
+			s = ev.compute(e)
+		}
 	} else {
 		s = ev.compute(e)
 	}
@@ -673,6 +678,17 @@ func (ev *evaluator) pure(e *Expr) vset {
 		}
 		return acc
 	}
+	if first, ok := searches[e.Name]; ok && len(e.Args) > 0 {
+		// A search of a slice (or of [0, n)) answers a position in it.
+		n := ev.values(length(e.Args[0]))
+		if e.Name == "sort.Search" {
+			n = sets[0]
+		}
+		if hi, ok := n.max(); ok {
+			return rangeSet(first, hi)
+		}
+		return anything
+	}
 	impl := pureFuncs[e.Name]
 	if impl == nil {
 		return anything
@@ -706,6 +722,15 @@ func (ev *evaluator) pure(e *Expr) vset {
 		return anything
 	}
 	return union(out...)
+}
+
+// searches are the standard library's searches whose result is a position
+// in the slice (or range) of their first argument, with the least result:
+// -1 for "not found", else 0; the greatest is its length (one past the
+// end for the sort searches, an insertion point).
+var searches = map[string]int64{
+	"sort.Search": 0, "sort.SearchInts": 0, "sort.SearchStrings": 0, "sort.SearchFloat64s": 0,
+	"slices.Index": -1, "slices.IndexFunc": -1,
 }
 
 // elementsAt lists the elements an index expression e (xs[i] of a sequence
