@@ -273,25 +273,11 @@ func (f *flow) roots() []*Root {
 // defer statement) is used, and only by methods that read its cache
 // (jit.Func.Stats, Signatures). A wrapper not used at all is analysed as
 // if called: code that is meant to be.
-func onlyInspected(v ssa.Value) bool {
-	if v == nil || v.Referrers() == nil {
-		return false
-	}
-	inspected := false
-	for _, ref := range *v.Referrers() {
-		switch u := ref.(type) {
-		case *ssa.DebugRef:
-		case *ssa.Call:
-			callee := u.Call.StaticCallee()
-			if callee == nil || len(u.Call.Args) == 0 || u.Call.Args[0] != v || !jitapi.WrapperInspects(callee.Name()) {
-				return false
-			}
-			inspected = true
-		default:
-			return false
-		}
-	}
-	return inspected
+func onlyInspected(v *ssa.Call) bool {
+	calls, methods, other := wrapperUses(v)
+	return !other && len(calls) == 0 && len(methods) > 0 && !slices.ContainsFunc(methods, func(m *ssa.Call) bool {
+		return !jitapi.WrapperInspects(m.Call.StaticCallee().Name())
+	})
 }
 
 // rootsOf makes a root for each function the value fv can be (looking

@@ -493,7 +493,7 @@ func (r *Result) loopProblems(fn *ssa.Function) []Problem {
 		trips := f.encode(l.trips, fn, 0)
 		ops := 0
 		for _, b := range l.body {
-			ops += f.opsInBlock(b)
+			ops += f.blockOps(b)
 		}
 		if trips == nil || ops == 0 {
 			continue
@@ -503,26 +503,6 @@ func (r *Result) loopProblems(fn *ssa.Function) []Problem {
 	return out
 }
 
-// opsInBlock is about how many operations one run of b stages: its jit
-// operations and those of the functions of the package it calls.
-func (f *flow) opsInBlock(b *ssa.BasicBlock) int {
-	n := 0
-	for _, instr := range b.Instrs {
-		call, ok := instr.(*ssa.Call)
-		if !ok {
-			continue
-		}
-		switch callee := call.Call.StaticCallee(); {
-		case callee == nil:
-		case jitStages(callee):
-			n++
-		case f.local(callee):
-			n += f.opsOf(callee)
-		}
-	}
-	return n
-}
-
 // pureBuiltins are the builtins that neither write memory nor print.
 var pureBuiltins = map[string]bool{"len": true, "cap": true, "append": true, "min": true, "max": true, "complex": true, "real": true, "imag": true}
 
@@ -530,10 +510,8 @@ var pureBuiltins = map[string]bool{"len": true, "cap": true, "append": true, "mi
 // method or a jit function that builds the trace).
 func jitStages(fn *ssa.Function) bool {
 	name := jitName(fn)
-	if m, ok := strings.CutPrefix(name, "Array."); ok {
-		return jitapi.StagingMethod(m)
-	}
-	return name != "" && jitapi.StagingFunc(name)
+	m, isMethod := arrayMethod(name)
+	return isMethod && jitapi.StagingMethod(m) || !isMethod && name != "" && jitapi.StagingFunc(name)
 }
 
 func hasResult(rs []*SExpr) bool {
@@ -625,9 +603,8 @@ func (f *flow) blockOps(b *ssa.BasicBlock) int {
 func (f *flow) callOps(s *summary, call ssa.CallInstruction, b *ssa.BasicBlock) int {
 	com := call.Common()
 	if callee := com.StaticCallee(); callee != nil {
-		if name := jitName(callee); name != "" {
-			m, isMethod := arrayMethod(name)
-			if isMethod && jitapi.StagingMethod(m) || !isMethod && jitapi.StagingFunc(name) {
+		if jitName(callee) != "" {
+			if jitStages(callee) {
 				return 1
 			}
 			return 0

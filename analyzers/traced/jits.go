@@ -232,22 +232,34 @@ func sharesCache(fv *Expr) bool {
 // not in a loop there: not returned, stored or passed on, so that each run
 // traces and compiles it for a call or two of its own.
 func usedOnceInRun(s *summary, w *ssa.Call) bool {
-	for _, ref := range *w.Referrers() {
+	calls, _, other := wrapperUses(w)
+	return !other && !slices.ContainsFunc(calls, func(c *ssa.FieldAddr) bool { return s.loopOf[c.Block()] != nil })
+}
+
+// wrapperUses sorts the uses of the wrapper that the jit.Jit call v makes
+// (nil: a call in a go or defer statement, which keeps nothing):
+// the reads of its Call field, the calls of its methods, and whether it is
+// used in any other way (returned, stored, passed on).
+func wrapperUses(v *ssa.Call) (calls []*ssa.FieldAddr, methods []*ssa.Call, other bool) {
+	if v == nil || v.Referrers() == nil {
+		return nil, nil, true
+	}
+	for _, ref := range *v.Referrers() {
 		switch u := ref.(type) {
 		case *ssa.DebugRef:
 		case *ssa.FieldAddr:
-			if u.X != w || s.loopOf[u.Block()] != nil {
-				return false
-			}
+			calls = append(calls, u)
 		case *ssa.Call:
-			if u.Call.StaticCallee() == nil || len(u.Call.Args) == 0 || u.Call.Args[0] != w {
-				return false // passed to a function: handed on
+			if u.Call.StaticCallee() == nil || len(u.Call.Args) == 0 || u.Call.Args[0] != v {
+				other = true // passed to a function: handed on
+				continue
 			}
+			methods = append(methods, u)
 		default:
-			return false
+			other = true
 		}
 	}
-	return true
+	return calls, methods, other
 }
 
 // capturesRun reports whether fv is a function literal that captures

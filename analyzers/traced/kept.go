@@ -16,7 +16,7 @@ func (f *flow) settled(e *Expr, depth int) *Expr {
 		return e
 	}
 	for range maxKeptNesting {
-		iters := map[atomKey]*Expr{}
+		starts := map[atomKey]*Expr{}
 		seen := map[*Expr]bool{}
 		var visit func(a *Expr)
 		visit = func(a *Expr) {
@@ -26,7 +26,7 @@ func (f *flow) settled(e *Expr, depth int) *Expr {
 			seen[a] = true
 			if a.Kind == kField {
 				if start := f.keptStart(a, depth); start != nil {
-					iters[keyOf(a)] = start
+					starts[keyOf(a)] = start
 					return
 				}
 			}
@@ -35,10 +35,10 @@ func (f *flow) settled(e *Expr, depth int) *Expr {
 			}
 		}
 		visit(e)
-		if len(iters) == 0 {
+		if len(starts) == 0 {
 			return e
 		}
-		e = (&substituter{f: f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(e)
+		e = (&substituter{f: f, env: &Env{}, memo: map[*Expr]*Expr{}, fields: starts}).do(e)
 	}
 	return e
 }
@@ -47,45 +47,25 @@ func (f *flow) settled(e *Expr, depth int) *Expr {
 // iteration or at the loop's exit, those fields of the state the loop
 // starts from, when every iteration keeps them (nil otherwise).
 func (f *flow) keptStart(a *Expr, depth int) *Expr {
-	it, path := carryPath(a)
-	if it == nil {
-		root := a
-		for root.Kind == kField {
-			root = root.Args[0]
-		}
-		if root.Kind != kAtExit || root.Env != nil {
+	root, path := fieldChain(a)
+	it := root
+	if root.Kind == kAtExit && root.Env == nil {
+		it = root.Args[0] // the state once the loop is done
+		if it.Loop != root.Loop {
 			return nil
 		}
-		inner, p := carryPath(root.Args[0])
-		if inner == nil || inner.Loop != root.Loop || len(p) > 0 {
-			return nil
-		}
-		it, path = inner, fieldPath(a)
+	}
+	if it.Kind != kIter || it.N < 0 {
+		return nil
 	}
 	l := it.Loop
 	l.sum.solve(l)
-	project := func(e *Expr) *Expr {
-		for _, i := range path {
-			e = field(e, i)
-		}
-		return e
-	}
-	next := project(l.next[it.N])
-	if keyOf(next) != keyOf(project(it)) {
+	next := fields(l.next[it.N], path)
+	if keyOf(next) != keyOf(fields(it, path)) {
 		next = f.settled(next, depth-1) // kept through a loop inside
-		if keyOf(next) != keyOf(project(it)) {
+		if keyOf(next) != keyOf(fields(it, path)) {
 			return nil
 		}
 	}
-	return project(l.init[it.N])
-}
-
-// fieldPath is the field indexes of a chain of fields, outermost value
-// first.
-func fieldPath(a *Expr) []int {
-	var path []int
-	for ; a.Kind == kField; a = a.Args[0] {
-		path = append([]int{a.N}, path...)
-	}
-	return path
+	return fields(l.init[it.N], path)
 }

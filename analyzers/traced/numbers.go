@@ -443,15 +443,30 @@ func (ev *evaluator) arrayDims(x *Expr) []*Expr {
 // carryPath splits x, a chain of fields of a loop's state, into the state
 // and the field indexes from it (nil when x is not one).
 func carryPath(x *Expr) (*Expr, []int) {
+	root, path := fieldChain(x)
+	if root.Kind != kIter || root.N < 0 {
+		return nil, nil
+	}
+	return root, path
+}
+
+// fieldChain splits x, a chain of fields, into the value it starts from
+// and the field indexes from it, outermost first.
+func fieldChain(x *Expr) (*Expr, []int) {
 	var path []int
 	for x.Kind == kField {
 		path = append([]int{x.N}, path...)
 		x = x.Args[0]
 	}
-	if x.Kind != kIter || x.N < 0 {
-		return nil, nil
-	}
 	return x, path
+}
+
+// fields is the chain of fields path of x (x itself for none).
+func fields(x *Expr, path []int) *Expr {
+	for _, i := range path {
+		x = field(x, i)
+	}
+	return x
 }
 
 // carriedDim is dim i of the array at path in state n of a loop, at the
@@ -480,14 +495,8 @@ func (ev *evaluator) carryDims(x *Expr, path []int, env *Env, closed bool) []*Ex
 		}
 		return e
 	}
-	project := func(e *Expr) *Expr {
-		for _, i := range path {
-			e = field(e, i)
-		}
-		return e
-	}
 	init := bind(l.init[x.N])
-	leaf := project(init)
+	leaf := fields(init, path)
 	d0 := ev.arrayDims(leaf)
 	if d0 == nil {
 		return nil
@@ -515,12 +524,12 @@ func (ev *evaluator) carryDims(x *Expr, path []int, env *Env, closed bool) []*Ex
 				}
 			}
 		}
-		d1 = dimsOf(project((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(next)))
+		d1 = dimsOf(fields((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(next), path))
 	}
 	if len(d1) != len(d0) {
 		// Not followed from dims of any size: the state after an iteration
 		// from the initial state.
-		d1 = dimsOf(project((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): init}}).do(next)))
+		d1 = dimsOf(fields((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): init}}).do(next), path))
 		if len(d1) != len(d0) {
 			return nil
 		}

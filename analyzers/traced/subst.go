@@ -50,6 +50,8 @@ type substituter struct {
 	freshSite any
 	// iters interprets the Iter atoms of a loop (see the queries).
 	iters map[atomKey]*Expr
+	// fields interprets fields of a loop's state, each as a whole (kept.go).
+	fields map[atomKey]*Expr
 	// lambda are the arguments of a call of a closure described by its
 	// result (see lambdaName).
 	lambda []*Expr
@@ -116,9 +118,9 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 		}
 		return e
 	}
-	if e.Kind == kField && s.iters != nil {
-		if b, ok := s.iters[keyOf(e)]; ok {
-			return b // a field of a loop's state, interpreted as a whole
+	if e.Kind == kField && s.fields != nil {
+		if b, ok := s.fields[keyOf(e)]; ok {
+			return b
 		}
 	}
 	if e.Kind == kLen && e.Args[0].Kind == kIter && s.iters != nil {

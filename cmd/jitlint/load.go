@@ -10,10 +10,10 @@ import (
 	"maps"
 	"slices"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/jitlint/jitlint/analyzers/traced"
+	"github.com/jitlint/jitlint/internal/factpass"
 	"github.com/jitlint/jitlint/internal/jitapi"
 	"github.com/jitlint/jitlint/internal/typecheck"
 )
@@ -111,7 +111,7 @@ type loader struct {
 // (traced.NeedsFacts), parsing it when that depends on its declarations.
 func (l *loader) needsAnalysis(p *packages.Package) bool {
 	importsJit := slices.ContainsFunc(slices.Collect(maps.Keys(p.Imports)), jitapi.IsJitPath)
-	module := moduleOf(p)
+	module := factpass.Module(p.Module)
 	if importsJit || !traced.LocalModule(module) {
 		return importsJit
 	}
@@ -187,12 +187,4 @@ func (l *loader) check(p *packages.Package) {
 // typeError is a type error as go/packages reports it.
 func typeError(e types.Error) packages.Error {
 	return packages.Error{Pos: e.Fset.Position(e.Pos).String(), Msg: e.Msg, Kind: packages.TypeError}
-}
-
-// moduleOf is p's module as analyzers see it (nil when not known).
-func moduleOf(p *packages.Package) *analysis.Module {
-	if p.Module == nil {
-		return nil
-	}
-	return &analysis.Module{Path: p.Module.Path, Version: p.Module.Version, GoVersion: p.Module.GoVersion}
 }

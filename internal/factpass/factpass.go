@@ -19,6 +19,7 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/objectpath"
 )
 
@@ -84,6 +85,15 @@ func Producers(as []*analysis.Analyzer) []*analysis.Analyzer {
 		visit(a)
 	}
 	return out
+}
+
+// Module is the module m (loaded by go/packages) as a Pass gives it to
+// analyzers; nil for nil.
+func Module(m *packages.Module) *analysis.Module {
+	if m == nil {
+		return nil
+	}
+	return &analysis.Module{Path: m.Path, Version: m.Version, GoVersion: m.GoVersion}
 }
 
 // Unit is one package to analyse.

@@ -107,12 +107,12 @@ func (w *factWalk) visit(q *packages.Package) (string, error) {
 	imports := slices.ContainsFunc(slices.Collect(maps.Keys(q.Imports)), jitapi.IsJitPath)
 	needs := imports
 	var srcs [][]byte
-	if imports || traced.LocalModule(analysisModule(q.Module)) {
+	if imports || traced.LocalModule(factpass.Module(q.Module)) {
 		var err error
 		if srcs, err = readSources(q); err != nil {
 			return "", err
 		}
-		needs = imports || traced.NeedsFacts(false, analysisModule(q.Module), w.parse(q, srcs).files)
+		needs = imports || traced.NeedsFacts(false, factpass.Module(q.Module), w.parse(q, srcs).files)
 	}
 	if !needs && !factsBelow {
 		return "", nil

@@ -307,7 +307,7 @@ func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package, deps fa
 	found := false
 	if len(roots) > 0 {
 		unit := &factpass.Unit{Fset: pkg.Fset, Pkg: pkg.Types, Files: pkg.Syntax, Info: pkg.TypesInfo,
-			Sizes: pkg.TypesSizes, Module: analysisModule(pkg.Module), Deps: deps}
+			Sizes: pkg.TypesSizes, Module: factpass.Module(pkg.Module), Deps: deps}
 		results := unit.Run(roots)
 		var errs []string
 		for i, r := range results {
@@ -334,14 +334,6 @@ func runAnalyzers(analyzers []*analysis.Analyzer, pkg *packages.Package, deps fa
 		run.traced = traced.Build(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors...)
 	}
 	return run, err
-}
-
-// analysisModule is the analysis.Module of a package's module.
-func analysisModule(m *packages.Module) *analysis.Module {
-	if m == nil {
-		return nil
-	}
-	return &analysis.Module{Path: m.Path, Version: m.Version, GoVersion: m.GoVersion}
 }
 
 // tracedResultType is the result type of the traced analyzer.
