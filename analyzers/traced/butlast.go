@@ -111,8 +111,8 @@ func decide(min bool, a, b *Expr, facts []*Expr) *Expr {
 }
 
 // elementOf is an element of x when x is a slice that a loop builds by
-// appending to it: one of the values appended over the loop's iterations
-// (nil otherwise).
+// appending to it, from empty: one of the values appended over the loop's
+// iterations (nil otherwise).
 func (ev *evaluator) elementOf(x *Expr) *Expr {
 	if x.Kind == kLoad && len(x.Args) == 1 {
 		if p := x.Args[0]; p.Kind == kPtr && p.Site == nil && p.Name == "elem" && len(p.Args) == 2 {
@@ -125,27 +125,66 @@ func (ev *evaluator) elementOf(x *Expr) *Expr {
 	}
 	l, it := x.Loop, x.Args[0]
 	l.sum.solve(l)
-	if it.N >= len(l.next) {
+	if it.N >= len(l.init) || !isZero(length(l.init[it.N])) {
 		return nil
 	}
-	grown := l.next[it.N]
-	if grown.Kind != kSeq || grown.Tr == nil || !isZero(length(l.init[it.N])) {
+	added := appendedBy(l, it)
+	if added == nil {
 		return nil
 	}
-	var added []*Expr
-	for _, a := range alternatives(grown.Tr) {
-		if a.Kind == kIndex && a.Args[0].String() == it.String() {
-			continue // the elements it already had
-		}
-		added = append(added, a)
-	}
-	o := overLoop(l, choice(added...))
+	o := overLoop(l, added)
 	if o.Kind == kOver && x.Env != nil {
 		cp := *o
 		cp.Env = x.Env
 		return cp.sized()
 	}
 	return o
+}
+
+// appendedBy is one of the elements that an iteration of l appends to its
+// slice state it (nil when the state is not built by appending): those of
+// the body's append, or, when an inner loop appends to the state it starts
+// from (a grid built by nested loops), those of the inner loop over its
+// iterations.
+func appendedBy(l *Loop, it *Expr) *Expr {
+	l.sum.solve(l)
+	if it.N >= len(l.next) {
+		return nil
+	}
+	grown := l.next[it.N]
+	switch {
+	case grown.Kind == kSeq && grown.Tr != nil:
+		var added []*Expr
+		for _, a := range alternatives(grown.Tr) {
+			if a.Kind == kIndex && a.Args[0].String() == it.String() {
+				continue // the elements it already had
+			}
+			added = append(added, a)
+		}
+		return choice(added...)
+	case grown.Kind == kIter && grown.Loop != l && grown.N >= 0:
+		// The state after an inner loop, which exits at its header.
+		inner, innerIt := grown.Loop, grown
+		inner.sum.solve(inner)
+		if innerIt.N >= len(inner.init) || inner.init[innerIt.N].String() != it.String() {
+			return nil
+		}
+		if el := appendedBy(inner, innerIt); el != nil {
+			return overLoop(inner, el)
+		}
+	}
+	return nil
+}
+
+// fieldOver is field i of x, inside x's loop when x is a value over a
+// loop's iterations (a field of the elements a loop appends).
+func fieldOver(x *Expr, i int) *Expr {
+	if x.Kind != kOver {
+		return field(x, i)
+	}
+	cp := *x
+	cp.Args = []*Expr{fieldOver(x.Args[0], i)}
+	return cp.sized()
 }
 
 // shapeBound bounds the distinct shapes of the array x whose dims are not

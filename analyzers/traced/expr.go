@@ -329,13 +329,20 @@ func sel(cond, then, els *Expr) *Expr {
 		}
 		return els
 	}
-	if then == els {
+	if then == els || sameForm(then, els) {
 		return then
 	}
 	if then == nil || els == nil || then.Kind == kUnknown || els.Kind == kUnknown {
 		return choice(then, els)
 	}
 	return node(kSelect, cond, then, els)
+}
+
+// sameForm reports whether a and b are the same expression written twice
+// (a select of it under any condition is it), for expressions shallow
+// enough that String writes them whole.
+func sameForm(a, b *Expr) bool {
+	return a != nil && b != nil && a.Kind == b.Kind && a.Kind != kUnknown && a.depth == b.depth && a.depth < 12 && a.String() == b.String()
 }
 
 // field projects field i of x, through the structs, choices and selects

@@ -655,10 +655,18 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 		return int64(len(vs.vals)), true
 	}
 	switch e.Kind {
-	case kTuple:
+	case kTuple, kSeq, kStruct:
+		// A tuple, a struct literal or a slice whose elements are all
+		// known: the product of its distinct parts' values.
+		if n, ok := length(e).int64Of(); e.Kind == kSeq && (!ok || int64(len(e.Args)-1) != n) {
+			return 0, false // a slice whose elements are not all known
+		}
 		total := int64(1)
 		parts := map[string]bool{}
 		for _, a := range e.Args {
+			if a == nil {
+				return 0, false
+			}
 			if parts[a.String()] {
 				continue // the same value twice (a square crop): counted once
 			}
@@ -683,6 +691,10 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 	case kLen:
 		if el := ev.elementOf(e.Args[0]); el != nil {
 			return ev.formBound(length(el))
+		}
+	case kField:
+		if el := ev.elementOf(e.Args[0]); el != nil {
+			return ev.formBound(fieldOver(el, e.N))
 		}
 	case kOp:
 		switch {
