@@ -128,7 +128,10 @@ func (s *sites) file(pkg *packages.Package, f *ast.File) error {
 				st := at(n.Pos())
 				s.defined[st], s.bound[st] = definedAt(fset, info, n, stack)
 			}
-		case *ast.ExprStmt, *ast.AssignStmt, *ast.IncDecStmt:
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.IncDecStmt, *ast.SendStmt:
+			if cc, ok := stack[len(stack)-2].(*ast.CommClause); ok && cc.Comm == n {
+				break // a select's case: no statement runs just when it is chosen
+			}
 			if isEffect(info, n.(ast.Stmt), stack) {
 				add(n, effectSite, stack)
 			}
@@ -276,11 +279,15 @@ func madeIn(info *types.Info, x ast.Expr, fn ast.Node) bool {
 // in: a call of fmt's printing, log, print/println, time's clock, a
 // math/rand draw from a shared source, sync/atomic; or an assignment to a
 // variable declared outside the innermost enclosing function, or through
-// a pointer, map or slice parameter or receiver.
+// a pointer, map or slice parameter or receiver; or a send on a channel
+// that the function did not make.
 func isEffect(info *types.Info, stmt ast.Stmt, stack []ast.Node) bool {
 	fn := enclosingFunc(stack)
 	if fn == nil {
 		return false
+	}
+	if send, ok := stmt.(*ast.SendStmt); ok && !madeIn(info, send.Chan, fn) {
+		return true // communication on a channel the function did not make
 	}
 	effect := false
 	ast.Inspect(stmt, func(n ast.Node) bool {
