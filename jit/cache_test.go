@@ -118,7 +118,7 @@ func TestCacheKeyStaticAndStructure(t *testing.T) {
 	}, jit.StaticArgnums(0))
 	x := jit.FromSlice([]float32{1, 2, 3})
 	for _, n := range []int{2, 3, 2} {
-		power.Call(n, x) //jitlint:ignore staticargs the test checks that a new static value compiles again
+		power.Call(n, x)
 	}
 	if s := power.Stats(); s.Compiles != 2 || s.Hits != 1 {
 		t.Errorf("static n=2,3,2: %+v, want 2 compiles and 1 hit", s)

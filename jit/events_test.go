@@ -44,7 +44,7 @@ func TestEventsContent(t *testing.T) {
 	x := jit.Ones(jit.Float32, 4)
 	var lines []int
 	for _, n := range []int{2, 3, 3} {
-		f.Call(n, x) //jitlint:ignore staticargs the test records the compile a new static value causes
+		f.Call(n, x)
 		lines = append(lines, lineHere()-1)
 	}
 	evs := readEvents(t, path)

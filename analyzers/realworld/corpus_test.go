@@ -47,8 +47,9 @@ type score struct{ precision, recall float64 }
 //     times in one run of the loop (the body's operations are staged once
 //     per iteration: the corpus's long loops all stage operations).
 //   - staticargs: at a call of a jitted function, at least 2 cache misses
-//     explained by a changed static argument, for at least every other
-//     call at that site (a few values that repeat are not churn), or a
+//     explained by a changed static argument (recompiles), with a compile
+//     (the first or a recompile) for at least every other call at that
+//     site (a few values that repeat are not churn), or a
 //     BadStaticArgError there; at a jit.Jit call, the call runs more than
 //     once and the events record shows its function compiled again for a
 //     signature it was compiled for before (a new wrapper with an empty
@@ -57,7 +58,7 @@ type score struct{ precision, recall float64 }
 //     that the run makes is a new function each run), for at least every
 //     other call of the function (a table of wrappers reused is not churn).
 //   - shapechurn: at a call of a jitted function, at least 2 cache misses
-//     explained by a changed input shape, for at least every other call.
+//     explained by a changed input shape, counted as for staticargs.
 func oracle(s *sites, o *observed) (truth map[string]map[site]bool, unexercised []string) {
 	truth = map[string]map[site]bool{}
 	for _, name := range analyzerNames {
@@ -111,7 +112,9 @@ func oracle(s *sites, o *observed) (truth map[string]map[site]bool, unexercised 
 				}
 			case callSite:
 				calls := h["eager"] + h["trace"]
-				churn := func(misses int) bool { return misses >= 2 && 2*misses >= calls }
+				// At least two recompiles, and a compile (the first, or
+				// one of them) for at least every other call.
+				churn := func(misses int) bool { return misses >= 2 && 2*(misses+o.firstCompiles[st]) >= calls }
 				bad := slices.Contains(o.traceErrors[st], "BadStaticArgError")
 				truth["staticargs"][st] = truth["staticargs"][st] || churn(o.misses[st]["static"]) || bad
 				truth["shapechurn"][st] = truth["shapechurn"][st] || churn(o.misses[st]["shape"])

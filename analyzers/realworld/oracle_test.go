@@ -15,7 +15,7 @@ func TestOracleRules(t *testing.T) {
 		at(1): {convSite}, at(2): {convSite},
 		at(3): {effectSite}, at(4): {effectSite},
 		at(5): {loopSite}, at(6): {loopSite},
-		at(7): {callSite}, at(8): {callSite}, at(9): {callSite}, at(10): {callSite},
+		at(7): {callSite}, at(8): {callSite}, at(9): {callSite}, at(10): {callSite}, at(19): {callSite}, at(20): {callSite},
 		at(11): {jitSite}, at(12): {jitSite}, at(14): {jitSite}, at(15): {jitSite},
 		at(13): {effectSite}, // never runs
 		lib:    {loopSite},
@@ -31,7 +31,7 @@ func TestOracleRules(t *testing.T) {
 			"p/main.go:5": {"trace": 2}, "p/main.go:6": {"trace": 1},
 			"p/main.go:7": {"eager": 5}, "p/main.go:8": {"eager": 30}, "p/main.go:9": {"eager": 6}, "p/main.go:10": {"eager": 2},
 			"p/main.go:11": {"eager": 3}, "p/main.go:12": {"eager": 1}, "p/main.go:14": {"eager": 3}, "p/main.go:15": {"eager": 3},
-			"p/main.go:16": {"eager": 3}, "p/main.go:17": {"eager": 2}, lib.String(): {"trace": 2},
+			"p/main.go:16": {"eager": 3}, "p/main.go:19": {"eager": 2}, "p/main.go:20": {"eager": 5}, "p/main.go:17": {"eager": 2}, lib.String(): {"trace": 2},
 		},
 		compiles: map[string]map[string]int{
 			"p/main.go:20": {"f (x: f32[3])": 3},                     // a literal compiled again by each new wrapper
@@ -43,10 +43,13 @@ func TestOracleRules(t *testing.T) {
 		iterationsVia: map[string]map[site]int{lib.String(): {at(17): 40, at(18): 4}},
 		traceErrors:   map[site][]string{at(1): {"TracerBoolConversionError"}, at(10): {"BadStaticArgError"}},
 		misses: map[site]map[string]int{
-			at(7): {"static": 4}, // every call recompiles
-			at(8): {"shape": 2},  // 3 buckets for 30 calls
-			at(9): {"shape": 3},  // every other call
+			at(7):  {"static": 4}, // every call recompiles
+			at(8):  {"shape": 2},  // 3 buckets for 30 calls
+			at(9):  {"shape": 3},  // every other call
+			at(19): {"shape": 1},  // two shapes, two calls: one recompile
+			at(20): {"shape": 2},  // three compiles in five calls, the first here
 		},
+		firstCompiles: map[site]int{at(19): 1, at(20): 1},
 	}
 	truth, unexercised := oracle(s, o)
 	want := map[string][]site{
@@ -54,7 +57,7 @@ func TestOracleRules(t *testing.T) {
 		"traceeffect":  {at(3)},
 		"unrolledloop": {at(5), at(17)},
 		"staticargs":   {at(7), at(10), at(11)},
-		"shapechurn":   {at(9)},
+		"shapechurn":   {at(9), at(20)},
 	}
 	for name, sites := range want {
 		var got []site

@@ -91,6 +91,10 @@ type observed struct {
 	// misses counts cache misses per call site, by what changed
 	// ("static", "shape").
 	misses map[site]map[string]int
+	// firstCompiles counts, per call site, the compiles of a function
+	// for the first signature of its cache (a miss with nothing to
+	// compare with, so it explains nothing), from the events record.
+	firstCompiles map[site]int
 	// compiles counts the compiles of each function (by where it is
 	// defined, and by "fn:" and its name) for each signature, from the
 	// events record: a count over one is a signature compiled again by
@@ -154,7 +158,7 @@ func runCorpus(t *testing.T, dir string, pkgs []*packages.Package, s *sites) *ob
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the instrumented corpus: %v\n%s", err, out)
 	}
-	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, tracedVia: map[string]map[site]bool{}, iterationsVia: map[string]map[site]int{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}, compiles: map[string]map[string]int{}, callers: map[string]map[site]bool{}}
+	obs := &observed{hits: map[string]map[string]int{}, iterations: map[string]int{}, tracedVia: map[string]map[site]bool{}, iterationsVia: map[string]map[site]int{}, traceErrors: map[site][]string{}, misses: map[site]map[string]int{}, firstCompiles: map[site]int{}, compiles: map[string]map[string]int{}, callers: map[string]map[site]bool{}}
 	progs, err := os.ReadDir(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -210,6 +214,9 @@ func (o *observed) readEvents(t *testing.T, dir, file string) {
 			}
 			caller.file = rel
 			caller.line, _ = strconv.Atoi(e.CallSite[i+1:])
+		}
+		if e.Event == events.Compile {
+			o.firstCompiles[caller]++
 		}
 		for _, key := range []string{e.DefinedAt, "fn:" + e.Function} {
 			if o.compiles[key] == nil {

@@ -327,6 +327,8 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 		calls, callsKnown := t*inner, known && innerKnown
 		k, bounded, exact := ev.count(l, e, nil)
 		switch {
+		case known && (!bounded || k > t) && repeats(t, calls, callsKnown):
+			return nil // at most one value per trip of l, each repeated by the loops inside
 		case bounded && exact && !known && ev.newPerElement(e):
 			// a new value at each element read: churn however long the loop
 		case bounded && repeats(k, calls, callsKnown), bounded && !exact && k <= maxFew:
@@ -455,14 +457,14 @@ func repeatsAround(ev *evaluator, l *Loop, e *Expr, k, calls int64, known bool) 
 const maxFew = 8
 
 // repeats reports whether k values over t iterations repeat enough that
-// most calls hit the cache: one value, or fewer misses than half the calls
-// (the corpus's oracle counts churn the same way: at least two misses, for
-// at least every other call).
+// most calls hit the cache: churn is at least two recompiles (a second
+// value is one), with a compile for at least every other call; the
+// corpus's oracle counts it the same way.
 func repeats(k, t int64, known bool) bool {
 	if !known {
 		return k <= maxFew
 	}
-	return k <= 1 || 2*k < t
+	return k <= 2 || 2*k < t
 }
 
 // clockOrRand returns the clock or random function e's value comes from
