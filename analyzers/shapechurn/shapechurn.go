@@ -45,6 +45,10 @@ func checkCall(r *traced.Result, j *traced.JittedCall, report func(analysis.Diag
 			Message: fmt.Sprintf("argument %s has a different shape on each iteration: one compile per distinct shape (%s). "+
 				"Pad to a fixed size with jit.PadTo and pass a mask", argName(j, k, arg), count(c)),
 		}
+		if c.Handler != "" {
+			d.Message = fmt.Sprintf("argument %s has a shape that each request to %s sets: one compile per distinct shape, as many as the requests' sizes. "+
+				"Pad to a few bucket sizes with jit.PadTo and pass a mask", argName(j, k, arg), c.Handler)
+		}
 		if j.JitCall != nil {
 			d.Related = []analysis.RelatedInformation{{Pos: j.JitCall.Pos(), End: j.JitCall.End(), Message: "the function is jitted here"}}
 		}

@@ -99,6 +99,9 @@ func checkCall(r *traced.Result, j *traced.JittedCall, report func(analysis.Diag
 
 // churnMessage explains a static value that changes on every run.
 func churnMessage(what string, c *traced.Churn) string {
+	if c.Handler != "" {
+		return fmt.Sprintf("%s comes from each request to %s: each new value traces and compiles again. Pass it as an array argument", what, c.Handler)
+	}
 	if c.Source != "" {
 		return fmt.Sprintf("%s comes from %s and changes on every call: each call traces and compiles again. Pass it as an array argument", what, c.Source)
 	}

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -45,6 +46,9 @@ func (f *FuncFact) String() string {
 	for _, p := range f.Problems {
 		if p.Kind == "loop" {
 			parts = append(parts, fmt.Sprintf("loop at %s: %s times, %d ops each", p.Pos, p.Trips, p.Ops))
+			for _, k := range p.Calls {
+				parts[len(parts)-1] += fmt.Sprintf(" and what p%d stages", k)
+			}
 			continue
 		}
 		msg, _, _ := strings.Cut(p.Message, ";")
@@ -80,9 +84,12 @@ type Problem struct {
 	// of a receiver).
 	Pos, Message, Detail string
 	// Trips is a loop's trip count in terms of the parameters, and Ops the
-	// operations one iteration stages.
+	// operations one iteration stages; Calls are the function-valued
+	// parameters one iteration calls, whose operations the importer adds
+	// for the functions it passes.
 	Trips *SExpr
 	Ops   int
+	Calls []int
 }
 
 // SExpr is the serialised form of an expression of a function's
@@ -374,13 +381,8 @@ func (f *flow) funcFact(fn *ssa.Function) *FuncFact {
 func (f *flow) exportFacts(pass *analysis.Pass, r *Result) {
 	for _, fn := range f.funcs {
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || fn.Origin() != nil || !obj.Exported() || obj.Signature().TypeParams() != nil || fn.Synthetic != "" {
+		if !ok || fn.Origin() != nil || !obj.Exported() || fn.Synthetic != "" {
 			continue
-		}
-		if recv := obj.Signature().Recv(); recv != nil && recv.Type() != nil {
-			if n, ok := derefNamed(recv.Type()); ok && n.TypeParams() != nil {
-				continue
-			}
 		}
 		fact := &FuncFact{Ops: f.opsOf(fn), Method: fn.Signature.Recv() != nil}
 		s := f.summary(fn)
@@ -492,13 +494,33 @@ func (r *Result) loopProblems(fn *ssa.Function) []Problem {
 		}
 		trips := f.encode(l.trips, fn, 0)
 		ops := 0
+		var calls []int
 		for _, b := range l.body {
 			ops += f.blockOps(b)
+			calls = append(calls, paramCalls(s, b)...)
 		}
-		if trips == nil || ops == 0 {
+		slices.Sort(calls)
+		calls = slices.Compact(calls)
+		if trips == nil || ops == 0 && calls == nil {
 			continue
 		}
-		out = append(out, Problem{Kind: "loop", Param: -1, Pos: r.Where(l.Stmt.Pos()), Trips: trips, Ops: ops})
+		out = append(out, Problem{Kind: "loop", Param: -1, Pos: r.Where(l.Stmt.Pos()), Trips: trips, Ops: ops, Calls: calls})
+	}
+	return out
+}
+
+// paramCalls are the parameters of b's function that b calls as
+// functions (with repeats).
+func paramCalls(s *summary, b *ssa.BasicBlock) []int {
+	var out []int
+	for _, instr := range b.Instrs {
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok || call.Common().IsInvoke() || call.Common().StaticCallee() != nil {
+			continue
+		}
+		if v := s.operand(call.Common().Value, b); v.Kind == kParam && v.Fn == b.Parent() {
+			out = append(out, v.N)
+		}
 	}
 	return out
 }

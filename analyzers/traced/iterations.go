@@ -649,6 +649,73 @@ func composite(e *Expr) bool {
 	return false
 }
 
+// geometric reports whether e is a loop's state that each iteration
+// multiplies by a constant of at least 2 (b *= 2, b <<= 1): it takes
+// one value per power, a few for any size an array can have.
+func geometric(e *Expr) bool {
+	if e.Kind != kIter || e.N < 0 {
+		return false
+	}
+	e.Loop.sum.solve(e.Loop)
+	if e.N >= len(e.Loop.next) {
+		return false
+	}
+	nx := e.Loop.next[e.N]
+	if nx == nil || nx.Kind != kOp || len(nx.Args) != 2 {
+		return false
+	}
+	isSelf := func(a *Expr) bool { return a.Kind == kIter && a.Loop == e.Loop && a.N == e.N }
+	switch nx.Op {
+	case token.MUL:
+		for i, a := range nx.Args {
+			if c, ok := nx.Args[1-i].int64Of(); ok && c >= 2 && isSelf(a) {
+				return true
+			}
+		}
+	case token.SHL:
+		c, ok := nx.Args[1].int64Of()
+		return ok && c >= 1 && isSelf(nx.Args[0])
+	}
+	return false
+}
+
+// enumerate lists the constants e can be, by their exact text, when
+// they are few and known: constants, and choices, loop exits and table
+// elements made of them.
+func (ev *evaluator) enumerate(e *Expr) (map[string]bool, bool) {
+	out := map[string]bool{}
+	var add func(e *Expr) bool
+	add = func(e *Expr) bool {
+		if vs := ev.values(e); vs.vals != nil {
+			for _, v := range vs.vals {
+				out[v.ExactString()] = true
+			}
+			return len(out) <= maxVals
+		}
+		var alts []*Expr
+		switch e.Kind {
+		case kSelect:
+			alts = e.Args[1:3]
+		case kChoice:
+			alts = e.Args
+		case kAtExit:
+			alts = e.Args[:1]
+		case kIndex:
+			alts = elements(e.Args[0])
+		}
+		if alts == nil {
+			return false
+		}
+		for _, a := range alts {
+			if a == nil || !add(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return out, add(e)
+}
+
 // formBound bounds the distinct values of e by its form.
 func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 	if vs := ev.values(e); vs.vals != nil {
@@ -679,6 +746,9 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 		}
 		return total, true
 	case kAtExit:
+		if geometric(e.Args[0]) {
+			return maxFew, true // a bucket by powers: one per power the data reach
+		}
 		return ev.formBound(e.Args[0]) // one of the values it takes in the loop
 	case kShape:
 		return ev.shapeBound(e.Args[0])
@@ -716,10 +786,16 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 	case kConv:
 		return ev.formBound(e.Args[0])
 	case kSelect:
+		if vals, ok := ev.enumerate(e); ok {
+			return int64(len(vals)), true // alternatives that share values
+		}
 		a, ok1 := ev.formBound(e.Args[1])
 		b, ok2 := ev.formBound(e.Args[2])
 		return a + b, ok1 && ok2
 	case kChoice:
+		if vals, ok := ev.enumerate(e); ok {
+			return int64(len(vals)), true
+		}
 		var total int64
 		for _, a := range e.Args {
 			n, ok := ev.formBound(a)

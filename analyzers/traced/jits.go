@@ -64,7 +64,7 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 					continue // a closure over the run's own variables, handed on: a new function each run
 				}
 				if why := r.runsMany(fn, b, fv); why != "" {
-					out = append(out, RepeatedJit{Call: expr, Func: fn.Name(), Why: why})
+					out = append(out, RepeatedJit{Call: expr, Func: r.displayName(fn), Why: why})
 				}
 			}
 		}
@@ -112,6 +112,9 @@ func (r *Result) keptValue(v ssa.Value, depth int) bool {
 					if a.Comment == "varargs" && appendedTo(a) {
 						return true
 					}
+					if _, isField := u.Addr.(*ssa.FieldAddr); isField && slices.ContainsFunc(loadsOf(a), flows) {
+						return true // a field of a struct that is kept
+					}
 				default:
 					if _, isElem := u.Addr.(*ssa.IndexAddr); isElem {
 						return true // an element of a slice: a table of wrappers
@@ -158,6 +161,17 @@ func (r *Result) callersKeep(ret *ssa.Return, i int, depth int) bool {
 		}
 	}
 	return true
+}
+
+// loadsOf are the loads of the whole of a local allocation.
+func loadsOf(a *ssa.Alloc) []ssa.Value {
+	var out []ssa.Value
+	for _, ref := range *a.Referrers() {
+		if u, ok := ref.(*ssa.UnOp); ok && u.Op == token.MUL {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // appendedTo reports whether a varargs allocation is appended to a slice.
@@ -363,6 +377,11 @@ func (f *flow) receiverIsParam(jit *ast.CallExpr, fn *ssa.Function) bool {
 // each compiles its own once); "" when it does not.
 func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock, fv *Expr) string {
 	f := r.flow
+	if h := f.servingHandler(fn, maxUpDepth); h == fn {
+		return fmt.Sprintf("%s serves HTTP requests (net/http runs it once per request)", r.displayName(fn))
+	} else if h != nil {
+		return fmt.Sprintf("it runs in an HTTP handler (%s), once per request", r.displayName(h))
+	}
 	perFunc := map[string]int{} // the places that jit each function
 	most := 0
 	for _, cs := range f.callSites(fn) {

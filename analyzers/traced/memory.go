@@ -37,6 +37,8 @@ type memory struct {
 	resolved map[any][]placed
 	// building are the bases whose stores are being worked out, by frame.
 	building map[any]int
+	// outside memoizes writtenOutside.
+	outside map[*ssa.Alloc]ssa.CallInstruction
 }
 
 // placed is a store at a base: the path below it and the value, in the
@@ -51,7 +53,7 @@ type placed struct {
 
 func newMemory(f *flow) *memory {
 	m := &memory{f: f, byRoot: map[ssa.Value][]*ssa.Store{}, updates: map[ssa.Value][]ssa.Instruction{},
-		resolved: map[any][]placed{}, building: map[any]int{}}
+		resolved: map[any][]placed{}, building: map[any]int{}, outside: map[*ssa.Alloc]ssa.CallInstruction{}}
 	seenIndirect := map[ssa.Value]bool{}
 	note := func(root ssa.Value) {
 		switch root.(type) {
@@ -136,6 +138,27 @@ func (f *flow) load(x *Expr) *Expr {
 
 // receive is a value received from the channel x at instr.
 func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
+	if fv := x; fv.Kind == kFree && fv.Fn != nil || fv.Kind == kLoad && fv.Args[0].Kind == kFree && fv.Args[0].Fn != nil {
+		// A closure's channel: the one that the only place that makes
+		// the closure binds (a goroutine's input), or holds in the
+		// variable it captures.
+		if fv.Kind == kLoad {
+			fv = fv.Args[0]
+		}
+		var made []*callSite
+		for _, cs := range f.callSites(fv.Fn) {
+			if _, ok := cs.instr.(*ssa.MakeClosure); ok {
+				made = append(made, cs)
+			}
+		}
+		if len(made) == 1 && fv.N < len(made[0].frees) {
+			if bound := made[0].frees[fv.N]; x.Kind == kLoad {
+				x = f.load(bound)
+			} else {
+				x = bound
+			}
+		}
+	}
 	if x.Kind == kPtr && x.Site != nil && x.Site != "value" {
 		// The sends are placed at an element of the channel, as map
 		// updates are.
@@ -222,6 +245,10 @@ func (m *memory) read(p *Expr) *Expr {
 	}
 	if g, ok := p.Site.(*ssa.Global); ok && g.Pkg != m.f.ssa {
 		alts = append(alts, fresh(g)) // what the other package stores there (os.Stderr)
+	} else if a, ok := p.Site.(*ssa.Alloc); ok && m.writtenOutside(a) != nil {
+		// What another package's function stores there (json's Decode
+		// into a request): new on each run of the call.
+		alts = append(alts, along(fresh(m.writtenOutside(a)), p.Args, bt))
 	} else if t := typeAt(bt, p.Args); !covered && t != nil || len(alts) == 0 && len(grows) > 0 && t != nil {
 		alts = append(alts, zeroOf(t))
 	}
@@ -236,6 +263,53 @@ func (m *memory) read(p *Expr) *Expr {
 		}
 	}
 	return m.bind(v, p)
+}
+
+// writtenOutside returns a call of another package's function (or of a
+// function value) that receives the address of a, or of a part of it, and
+// may write there; nil if none.
+func (m *memory) writtenOutside(a *ssa.Alloc) ssa.CallInstruction {
+	if call, ok := m.outside[a]; ok {
+		return call
+	}
+	seen := map[ssa.Value]bool{}
+	var visit func(v ssa.Value) ssa.CallInstruction
+	visit = func(v ssa.Value) ssa.CallInstruction {
+		if seen[v] {
+			return nil
+		}
+		seen[v] = true
+		for _, ref := range *v.Referrers() {
+			switch u := ref.(type) {
+			case ssa.CallInstruction:
+				if callee := u.Common().StaticCallee(); (callee == nil || !m.f.local(callee) && jitName(callee) == "") && !readOnlyArg(u, v) {
+					return u
+				}
+			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert:
+				if call := visit(u.(ssa.Value)); call != nil {
+					return call
+				}
+			}
+		}
+		return nil
+	}
+	call := visit(a)
+	m.outside[a] = call
+	return call
+}
+
+// along is the part of v at path below a value of type t.
+func along(v *Expr, path []*Expr, t types.Type) *Expr {
+	for j, k := range path {
+		if i, ok := k.int64Of(); ok {
+			if _, isStruct := typeAt(t, path[:j]).Underlying().(*types.Struct); isStruct {
+				v = field(v, int(i))
+				continue
+			}
+		}
+		v = index(v, k)
+	}
+	return v
 }
 
 // isArrayAt reports whether the value at path below a value of type t is

@@ -37,6 +37,9 @@ type flow struct {
 	callers map[*ssa.Function][]*callSite
 	// ops are the operation counts of functions (facts.go).
 	ops map[*ssa.Function]int
+	// handlers are the functions that net/http runs once per request
+	// (handlers.go).
+	handlers map[*ssa.Function]bool
 	// externalRoots are the roots whose function is another package's.
 	externalRoots []*Root
 	// asked remembers whether advancing state and objects made in a loop

@@ -55,7 +55,18 @@ func (r *Result) JittedCalls() []*JittedCall {
 				if !ok || call.Common().StaticCallee() != nil || call.Common().IsInvoke() || seen[instr] {
 					continue
 				}
-				for _, v := range r.flow.calleeValues(s, fn, call.Common().Value, b) {
+				vals := r.flow.calleeValues(s, fn, call.Common().Value, b)
+				if !slices.ContainsFunc(vals, func(v *Expr) bool { return v.Kind == kFunc && v.Name == "jit.Call" }) && wrapperCall(call.Common().Value) {
+					// The Call of a wrapper not known here (read from a
+					// field or a map): its arguments are still a jitted
+					// call's; its options are not known.
+					if expr := r.callAt(call); expr != nil {
+						seen[instr] = true
+						out = append(out, &JittedCall{Call: expr, instr: call, r: r})
+					}
+					continue
+				}
+				for _, v := range vals {
 					if v.Kind != kFunc || v.Name != "jit.Call" || seen[instr] {
 						continue
 					}
@@ -87,6 +98,18 @@ func (r *Result) JittedCalls() []*JittedCall {
 	}
 	sortByPos(out, func(j *JittedCall) token.Pos { return j.Call.Pos() })
 	return out
+}
+
+// wrapperCall reports whether v is the Call field of a jit.Func.
+func wrapperCall(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		return ok && x.Op == token.MUL && fa.Field == 0 && jitapi.IsFunc(fa.X.Type())
+	case *ssa.Field:
+		return x.Field == 0 && jitapi.IsFunc(x.X.Type())
+	}
+	return false
 }
 
 // calleeValues lists the function values a call of v in fn may call: as fn
@@ -163,6 +186,9 @@ type Churn struct {
 	// Loop is the loop whose iterations change the value (nil for a clock
 	// or a draw outside loops).
 	Loop ast.Stmt
+	// Handler names the HTTP handler whose requests change the value
+	// (net/http runs it once per request), when no loop does.
+	Handler string
 }
 
 // ArgChurn reports whether argument k of the call (or the part of it that
@@ -354,6 +380,13 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 	}
 	if depth == 0 || madeEachRun(w, instr.Parent(), nil) {
 		return nil
+	}
+	if h := f.servingHandler(instr.Parent(), 0); h != nil && perRequest(e, h) {
+		ev := f.newEvaluator()
+		if k, ok := ev.formBound(e); ok && k <= maxFew {
+			return nil // a few values (a bucket), whatever the request
+		}
+		return &Churn{Handler: r.displayName(h)}
 	}
 	for _, cs := range f.callSites(instr.Parent()) {
 		if cs.jitted != nil {

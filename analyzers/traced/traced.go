@@ -125,7 +125,7 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 	if jitapi.IsArray(t) {
 		return leaf(exprTrue, "")
 	}
-	if st, isStruct := t.Underlying().(*types.Struct); depth > 3 || !jitapi.ContainsArray(t) && !(isStruct && (depth > 0 || hasStaticField(st))) {
+	if st, isStruct := structOf(t); depth > 3 || !jitapi.ContainsArray(t) && !(isStruct && (depth > 0 || hasStaticField(st))) {
 		if jitapi.ContainsArray(t) {
 			return leaf(exprTrue, "")
 		}
@@ -162,6 +162,15 @@ func pytree(t types.Type, vals []*Expr, sites []any, fn *ssa.Function, n int, st
 		return s
 	}
 	return leaf(exprTrue, "")
+}
+
+// structOf is the struct that t is, or that t points to.
+func structOf(t types.Type) (*types.Struct, bool) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
 }
 
 // hasStaticField reports whether a struct has a `jit:"static"` field.

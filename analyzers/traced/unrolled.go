@@ -161,18 +161,23 @@ func (r *Result) contextOps(c *Context, b *ssa.BasicBlock) int {
 			n += f.callOps(s, call, b)
 			continue
 		}
-		best := 0
-		for _, v := range alternatives(c.value(com.Value, b)) {
-			switch {
-			case v.Kind == kFunc && v.Fn != nil && f.local(v.Fn):
-				best = max(best, f.opsOf(v.Fn))
-			case v.Kind == kFunc && v.Name == "jit.Call":
-				best = max(best, 1)
-			}
-		}
-		n += best
+		n += f.valueOps(c.value(com.Value, b))
 	}
 	return n
+}
+
+// valueOps is the most operations a call of the function value v stages.
+func (f *flow) valueOps(v *Expr) int {
+	best := 0
+	for _, v := range alternatives(v) {
+		switch {
+		case v.Kind == kFunc && v.Fn != nil && f.local(v.Fn):
+			best = max(best, f.opsOf(v.Fn))
+		case v.Kind == kFunc && v.Name == "jit.Call":
+			best = max(best, 1)
+		}
+	}
+	return best
 }
 
 // countLoop works out l's trip count in c and where it comes from.
@@ -467,9 +472,18 @@ func (r *Result) externalLoops(c *Context, call ssa.CallInstruction, b *ssa.Basi
 		for k, a := range call.Common().Args {
 			args[k] = c.value(a, b)
 		}
+		ops := p.Ops
+		for _, k := range p.Calls {
+			if k < len(args) {
+				ops += r.flow.valueOps(args[k])
+			}
+		}
+		if ops == 0 {
+			continue // its callbacks stage nothing
+		}
 		trips := r.flow.subst(decode(p.Trips, fn, nil), &Env{Fn: fn, Params: args})
 		n, known := r.flow.valuesAt(trips, c).max()
-		out = append(out, LoopCount{Call: expr, N: n, Known: known, Ops: p.Ops, Source: "external", Callee: fn.Object().(*types.Func), Problem: p, Related: r.related(c)})
+		out = append(out, LoopCount{Call: expr, N: n, Known: known, Ops: ops, Source: "external", Callee: fn.Object().(*types.Func), Problem: p, Related: r.related(c)})
 	}
 	return out
 }

@@ -24,3 +24,21 @@ func Repeat(x jit.Array, n int) jit.Array { // want Repeat:`loop at ops.go:22: p
 	}
 	return x
 }
+
+// Blocks applies block n times: a loop whose count and body its caller
+// sets (the operations are those of the function it passes).
+func Blocks(n int, x jit.Array, block func(i int, x jit.Array) jit.Array) jit.Array { // want Blocks:`loop at ops.go:31: pure:max\(/\(p0 1\) 0\) times, 0 ops each and what p2 stages`
+	for i := 0; i < n; i++ {
+		x = block(i, x)
+	}
+	return x
+}
+
+// MapAll is a generic map over a slice.
+func MapAll[T, U any](xs []T, f func(T) U) []U { // want MapAll:`loop at ops.go:40: pure:max\(/\(len\(p0\) 1\) 0\) times, 0 ops each and what p1 stages`
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
