@@ -40,6 +40,15 @@ func hhBucket(n int) int {
 	return 32
 }
 
+func hhPick(n int, sizes []int) int {
+	for _, b := range sizes {
+		if n <= b {
+			return b
+		}
+	}
+	return sizes[len(sizes)-1]
+}
+
 func hhPow2(n int) int {
 	b := 16
 	for b < n {
@@ -63,6 +72,8 @@ func (s *hhServer) bucketed(w http.ResponseWriter, r *http.Request) {
 	}
 	s.score.Call(hhRows(req.Rows, hhBucket(len(req.Rows)))) // not reported: three buckets
 	s.score.Call(hhRows(req.Rows, hhPow2(len(req.Rows))))   // not reported: one per power of two
+	b, l := hhPick(len(req.Rows), []int{4, 8}), hhPick(len(req.Rows[0]), []int{8, 16})
+	s.score.Call(jit.Zeros(jit.Float32, b, l)) // not reported: four shapes (the last size twice is one)
 }
 
 func (s *hhServer) configured(w http.ResponseWriter, r *http.Request) {
@@ -86,7 +97,7 @@ func hhRoutes(s *hhServer) *http.ServeMux {
 	mux.Handle("/wrapped", hhLogged(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req hhRequest
 		if json.NewDecoder(r.Body).Decode(&req) == nil {
-			s.score.Call(hhRows(req.Rows, len(req.Rows))) // want `argument hhRows\(req.Rows, len\(req.Rows\)\) has a shape that each request to the function literal at httphandlers.go:86 sets`
+			s.score.Call(hhRows(req.Rows, len(req.Rows))) // want `argument hhRows\(req.Rows, len\(req.Rows\)\) has a shape that each request to the function literal at httphandlers.go:97 sets`
 		}
 	})))
 	return mux

@@ -33,7 +33,7 @@ func haCalibrated(w http.ResponseWriter, r *http.Request) {
 	t := req.Temperature
 	scaled := jit.Jit(func(x jit.Array) jit.Array { return x.Div(t) }) // want `jit.Jit runs on every call of haCalibrated, and haCalibrated serves HTTP requests \(net/http runs it once per request\)`
 	scaled.Call(jit.FromSlice(req.Rows))
-	haScale.Call(req.Temperature, jit.FromSlice(req.Rows)) // want `static argument t comes from each request to haCalibrated: each new value traces and compiles again. Pass it as an array argument`
+	haScale.Call(req.Temperature, jit.FromSlice(req.Rows))          // want `static argument t comes from each request to haCalibrated: each new value traces and compiles again. Pass it as an array argument`
 	haScale.Call(haLevel(req.Temperature), jit.FromSlice(req.Rows)) // not reported: three levels
 }
 
