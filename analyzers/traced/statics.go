@@ -115,9 +115,9 @@ func wrapperCall(v ssa.Value) bool {
 // calleeValues lists the function values a call of v in fn may call: as fn
 // sees them, and, when that is no jitted function and v depends on fn's
 // atoms (s.f.Call of a receiver s), the jitted functions it is with fn's
-// parameters bound at each call of fn (one caller up, as buildCallers
-// resolves such calls; free variables are left unbound here: binding them
-// made streamstages' channel buffers churn falsely).
+// parameters and free variables bound at each place that runs fn (one
+// caller up, as buildCallers resolves such calls: a wrapper a goroutine's
+// closure captures).
 func (f *flow) calleeValues(s *summary, fn *ssa.Function, v ssa.Value, b *ssa.BasicBlock) []*Expr {
 	callee := s.operand(v, b)
 	vals := alternatives(callee)
@@ -126,7 +126,7 @@ func (f *flow) calleeValues(s *summary, fn *ssa.Function, v ssa.Value, b *ssa.Ba
 		return vals
 	}
 	for _, up := range f.callSites(fn) {
-		bound := alternatives(f.subst(callee, &Env{Fn: fn, Params: up.args}))
+		bound := alternatives(f.subst(callee, &Env{Fn: fn, Params: up.args, Frees: up.frees}))
 		vals = append(vals, slices.DeleteFunc(bound, func(e *Expr) bool { return !isJitCall(e) })...)
 	}
 	return vals
