@@ -35,7 +35,9 @@ type score struct{ precision, recall float64 }
 // The oracle: what the runtime says at each candidate site.
 //
 //   - tracedbool: the program's trace fails with TracerBoolConversionError
-//     or ConcretizationTypeError at the host conversion's line (in a library
+//     or ConcretizationTypeError at the host conversion's line (the events
+//     record's trace_error, whether or not the program recovers, or the
+//     crash on standard error) (in a library
 //     package: at the program's call through which it was traced, as for
 //     traceeffect below).
 //   - traceeffect: the statement's effect runs while tracing (a probe

@@ -1,6 +1,10 @@
 package realworld_test
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"slices"
 	"testing"
 )
@@ -73,5 +77,44 @@ func TestOracleRules(t *testing.T) {
 	}
 	if !slices.Equal(unexercised, []string{"p/main.go:13"}) {
 		t.Errorf("unexercised = %v, want [p/main.go:13]", unexercised)
+	}
+}
+
+// TestProbePlacement checks where a site's probe goes: before the
+// statement that holds it, and for a select's or a switch's case, before
+// the select or the switch (nothing can go before a case).
+func TestProbePlacement(t *testing.T) {
+	src := `package p
+func f(out chan float64, x interface{ Item() float64 }, k int) {
+	select {
+	case out <- x.Item():
+	}
+	switch k {
+	case int(x.Item()):
+	}
+	y := x.Item()
+	_ = y
+}`
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var stack []ast.Node
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Item" {
+			got = append(got, fmt.Sprintf("%T@%d", listStmt(stack, n), fset.Position(listStmt(stack, n).Pos()).Line))
+		}
+		return true
+	})
+	want := []string{"*ast.SelectStmt@3", "*ast.SwitchStmt@6", "*ast.AssignStmt@9"}
+	if !slices.Equal(got, want) {
+		t.Errorf("probes before %v, want %v", got, want)
 	}
 }

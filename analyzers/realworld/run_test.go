@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -203,6 +204,17 @@ func (o *observed) readEvents(t *testing.T, dir, file string) {
 		t.Fatalf("reading %s: %v", file, err)
 	}
 	for _, e := range evs {
+		if e.Event == events.TraceError && e.Failure != nil {
+			// A trace that failed, whether or not the program recovered
+			// and went on.
+			if i := strings.LastIndexByte(e.Failure.At, ':'); i > 0 {
+				st := relSite(dir, e.Failure.At[:i], e.Failure.At[i+1:])
+				if !slices.Contains(o.traceErrors[st], e.Failure.Kind) {
+					o.traceErrors[st] = append(o.traceErrors[st], e.Failure.Kind)
+				}
+			}
+			continue
+		}
 		if e.Event != events.Compile && e.Event != events.CacheMiss {
 			continue
 		}
@@ -234,22 +246,24 @@ var (
 	atRE    = regexp.MustCompile(`(\S+\.go):(\d+)`)
 )
 
+// relSite is the site at file:line, relative to the corpus dir.
+func relSite(dir, file, line string) site {
+	rel, err := filepath.Rel(dir, file)
+	if err != nil {
+		rel = file
+	}
+	n, _ := strconv.Atoi(line)
+	return site{rel, n}
+}
+
 // parseStderr records the cache misses and the jit error of one program's
 // standard error, and returns the number of jit errors.
 func (o *observed) parseStderr(dir, stderr string) int {
 	lines := strings.Split(stderr, "\n")
-	relSite := func(file, line string) site {
-		rel, err := filepath.Rel(dir, file)
-		if err != nil {
-			rel = file
-		}
-		n, _ := strconv.Atoi(line)
-		return site{rel, n}
-	}
 	errors := 0
 	for i, line := range lines {
 		if m := missRE.FindStringSubmatch(line); m != nil {
-			st := relSite(m[1], m[2])
+			st := relSite(dir, m[1], m[2])
 			if o.misses[st] == nil {
 				o.misses[st] = map[string]int{}
 			}
@@ -278,8 +292,10 @@ func (o *observed) parseStderr(dir, stderr string) int {
 				}
 			}
 			if at != nil {
-				st := relSite(at[1], at[2])
-				o.traceErrors[st] = append(o.traceErrors[st], m[1])
+				st := relSite(dir, at[1], at[2])
+				if !slices.Contains(o.traceErrors[st], m[1]) {
+					o.traceErrors[st] = append(o.traceErrors[st], m[1])
+				}
 				errors++
 			}
 		}

@@ -161,6 +161,10 @@ func (s *sites) addProbe(fset *token.FileSet, file string, pos token.Pos, id str
 func listStmt(stack []ast.Node, n ast.Node) ast.Stmt {
 	for i := len(stack) - 1; i > 0; i-- {
 		st, ok := stack[i].(ast.Stmt)
+		switch st.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			ok = false // a case of a switch or a select: nothing goes before it
+		}
 		if !ok {
 			continue
 		}
