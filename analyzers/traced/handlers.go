@@ -9,7 +9,8 @@ import (
 
 // Request handlers: a function that the package gives net/http to serve
 // requests (passed to HandleFunc or Handle, converted to
-// http.HandlerFunc, or the ServeHTTP method of a handler value) runs once
+// http.HandlerFunc, or the ServeHTTP method of a value made an
+// http.Handler) runs once
 // per request, as many times as the server gets requests. What it reads
 // from the request is new on each run.
 
@@ -42,6 +43,12 @@ func (f *flow) findHandlers() {
 				case *ssa.ChangeType:
 					if isHTTP(x.Type(), "HandlerFunc") {
 						mark(s, x.X, b)
+					}
+				case *ssa.MakeInterface:
+					if isHTTP(x.Type(), "Handler") {
+						if m := f.prog.LookupMethod(x.X.Type(), nil, "ServeHTTP"); m != nil && f.local(m) {
+							f.handlers[m] = true // a value made an http.Handler (httptest.NewServer(s))
+						}
 					}
 				case *ssa.Call:
 					callee := x.Common().StaticCallee()

@@ -3,6 +3,7 @@ package a
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 
 	"github.com/jitlint/jitlint/jit"
 )
@@ -48,7 +49,7 @@ func haLevel(t float64) float64 {
 }
 
 func haPredict(rows []float32) jit.Array {
-	f := jit.Jit(func(x jit.Array) jit.Array { return x.Sum() }) // want `jit.Jit runs on every call of haPredict, and it runs in an HTTP handler \(the function literal at httphandlers.go:58\), once per request`
+	f := jit.Jit(func(x jit.Array) jit.Array { return x.Sum() }) // want `jit.Jit runs on every call of haPredict, and it runs in an HTTP handler \(the function literal at httphandlers.go:59\), once per request`
 	return f.Call(jit.FromSlice(rows))
 }
 
@@ -62,3 +63,17 @@ func haRoutes() *http.ServeMux {
 	})
 	return mux
 }
+
+// haServer is an http.Handler: its ServeHTTP serves requests.
+type haServer struct{ eps float64 }
+
+func (s *haServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req, ok := haDecode(r)
+	if !ok {
+		return
+	}
+	norm := jit.Jit(func(x jit.Array) jit.Array { return x.Add(s.eps) }) // want `jit.Jit runs on every call of ServeHTTP, and ServeHTTP serves HTTP requests`
+	norm.Call(jit.FromSlice(req.Rows))
+}
+
+func haStart() *httptest.Server { return httptest.NewServer(&haServer{eps: 1e-6}) }
