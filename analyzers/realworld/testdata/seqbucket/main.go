@@ -12,8 +12,8 @@ import (
 	"math"
 	"math/rand"
 
-	"corpus/lrsched"
 	"corpus/lenbuckets"
+	"corpus/lrsched"
 
 	"github.com/jitlint/jitlint/jit"
 )
