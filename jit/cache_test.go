@@ -298,3 +298,35 @@ func TestSignaturesAndAOT(t *testing.T) {
 		t.Errorf("signatures = %q", got)
 	}
 }
+
+// TestExplainTransformedSource checks that a miss of a jitted Vmap or
+// Grad names where the transformed function is defined, and its
+// parameters, not reflect's stub that the transformation runs through.
+func TestExplainTransformedSource(t *testing.T) {
+	var buf bytes.Buffer
+	jit.SetLogOutput(&buf)
+	jit.SetExplainCacheMisses(true)
+	defer func() {
+		jit.SetExplainCacheMisses(false)
+		jit.SetLogOutput(nil)
+	}()
+	v := jit.Jit(jit.Vmap(SumSquaresForTest))
+	v.Call(jit.Zeros(jit.Float32, 2, 3))
+	v.Call(jit.Zeros(jit.Float32, 2, 4))
+	g := jit.Jit(jit.Grad[func(jit.Array) jit.Array](SumSquaresForTest))
+	g.Call(jit.Zeros(jit.Float32, 3))
+	g.Call(jit.Zeros(jit.Float32, 4))
+	out := buf.String()
+	for _, want := range []string{
+		"for vmap(SumSquaresForTest) defined at ",
+		"for grad(SumSquaresForTest) defined at ",
+		"* at x, now f32[2,4] and before f32[2,3]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "reflect") || strings.Count(out, "_test.go:") < 2 {
+		t.Errorf("the transformed functions are not placed in the test's source:\n%s", out)
+	}
+}

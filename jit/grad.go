@@ -57,7 +57,7 @@ func makeGrad[G any](fn any, opts []Option, withValue bool) G {
 			"write jit.%s[%v](%s)", api, gt, tf.name, tf.argList(argnums), want, api, want, tf.name)
 	}
 	g := reflect.MakeFunc(gt, func(args []reflect.Value) []reflect.Value { return tf.gradCall(args, argnums, withValue) })
-	return named(g.Interface().(G), prefix+"("+tf.name+")")
+	return named(g.Interface().(G), prefix+"("+tf.name+")", tf.fn)
 }
 
 // gradType is the type of fn's gradient function.

@@ -36,6 +36,9 @@ func funcName(fn reflect.Value) string {
 // funcSource returns where fn is defined (file:line) and its parameter names,
 // read from the source file when it is available ("" names otherwise).
 func funcSource(fn reflect.Value) (pos string, params []string) {
+	if t, ok := transformedOf(fn); ok {
+		return funcSource(t.inner) // where the transformed function is, and its parameters (Vmap and Grad keep them)
+	}
 	f := runtime.FuncForPC(fn.Pointer())
 	if f == nil {
 		return "", nil

@@ -172,15 +172,23 @@ func StopGradient(x Array) Array {
 }
 
 // transformedNames names the functions Vmap, Grad and ValueAndGrad return
-// ("vmap(f)"), so that Jit and MakeJaxpr of them name them in jaxprs,
-// logs and messages: reflect.MakeFunc functions all share one code
-// pointer, so they are told apart by their closure.
-var transformedNames sync.Map // closure pointer -> name
+// ("vmap(f)") and keeps the function each transforms, so that Jit and
+// MakeJaxpr of them name them in jaxprs, logs and messages and place them
+// where the transformed function is defined: reflect.MakeFunc functions
+// all share one code pointer, so they are told apart by their closure.
+var transformedNames sync.Map // closure pointer -> transformedFunc
 
-// named records fn's name and returns fn.
-func named[F any](fn F, name string) F {
+// A transformedFunc is a function made by a transformation: its name and
+// the function it transforms.
+type transformedFunc struct {
+	name  string
+	inner reflect.Value
+}
+
+// named records the name of fn, made from inner, and returns fn.
+func named[F any](fn F, name string, inner reflect.Value) F {
 	p := closurePtr(reflect.ValueOf(fn))
-	transformedNames.Store(uintptr(p), name)
+	transformedNames.Store(uintptr(p), transformedFunc{name, inner})
 	runtime.AddCleanup((*byte)(p), func(k uintptr) { transformedNames.Delete(k) }, uintptr(p))
 	return fn
 }
@@ -197,9 +205,19 @@ func transformedName(fn reflect.Value) (string, bool) {
 	if fn.Kind() != reflect.Func || fn.IsNil() {
 		return "", false
 	}
-	n, ok := transformedNames.Load(uintptr(closurePtr(fn)))
-	if !ok {
-		return "", false
+	t, ok := transformedOf(fn)
+	return t.name, ok
+}
+
+// transformedOf returns what fn, a function made by Vmap or Grad, was
+// made of.
+func transformedOf(fn reflect.Value) (transformedFunc, bool) {
+	if fn.Kind() != reflect.Func || fn.IsNil() {
+		return transformedFunc{}, false
 	}
-	return n.(string), true
+	t, ok := transformedNames.Load(uintptr(closurePtr(fn)))
+	if !ok {
+		return transformedFunc{}, false
+	}
+	return t.(transformedFunc), true
 }

@@ -26,7 +26,7 @@ func Vmap[F any](fn F, opts ...Option) F {
 	if ax := tf.opts.outAxes; ax != nil && len(ax) != tf.typ.NumOut() {
 		throw(BadArgument, "Vmap: OutAxes has %d entries but %s has %d results", len(ax), tf.name, tf.typ.NumOut())
 	}
-	return named(reflect.MakeFunc(tf.typ, tf.vmapCall).Interface().(F), "vmap("+tf.name+")")
+	return named(reflect.MakeFunc(tf.typ, tf.vmapCall).Interface().(F), "vmap("+tf.name+")", tf.fn)
 }
 
 // vmapCall is the vectorized function.
