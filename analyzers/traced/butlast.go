@@ -113,10 +113,10 @@ func decide(min bool, a, b *Expr, facts []*Expr) *Expr {
 // elementOf is an element of x when x is a slice that a loop builds by
 // appending to it, from empty: one of the values appended over the loop's
 // iterations (nil otherwise).
-func (ev *evaluator) elementOf(x *Expr) *Expr {
+func elementOf(x *Expr) *Expr {
 	if x.Kind == kLoad && len(x.Args) == 1 {
 		if p := x.Args[0]; p.Kind == kPtr && p.Site == nil && p.Name == "elem" && len(p.Args) == 2 {
-			return ev.elementOf(p.Args[0])
+			return elementOf(p.Args[0])
 		}
 		return nil
 	}

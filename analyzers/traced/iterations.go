@@ -3,6 +3,7 @@ package traced
 import (
 	"go/constant"
 	"go/token"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -30,6 +31,19 @@ type run struct {
 // runLoop runs l with its function's atoms bound by env, when its state
 // is made of constants.
 func (ev *evaluator) runLoop(l *Loop, env *Env) run {
+	// Running a loop may spend at most half of what is left, so that a
+	// run that does not finish leaves the other ways of answering
+	// (closed forms, the states it can reach, the form) fuel to work.
+	half := *ev.fuel / 2
+	sub := *ev
+	sub.fuel, sub.memo = &half, map[*Expr]vset{}
+	r := sub.runLoopWith(l, env)
+	*ev.fuel -= *ev.fuel/2 - half
+	return r
+}
+
+// runLoopWith runs l as runLoop does, on ev's fuel.
+func (ev *evaluator) runLoopWith(l *Loop, env *Env) run {
 	s := ev.f.summary(l.fn)
 	s.solve(l)
 	bind := func(e *Expr) *Expr {
@@ -153,7 +167,68 @@ func (ev *evaluator) overLoop(l *Loop, e *Expr, env *Env) vset {
 			return sub.values(c)
 		}
 	}
+	return ev.reachableValues(l, e, env)
+}
+
+// maxReachRounds bounds the rounds of reachableValues' fixpoint before a
+// state that still grows is taken to be anything.
+const maxReachRounds = 8
+
+// reachableValues bounds e's values over l, whose run is not known (a
+// test on data), by the values each of l's states can reach: its start,
+// and what the body makes of any reachable states (taken one by one, an
+// over-approximation) — k = 4, then k = 4 or k = 2 on each round, is 2 or
+// 4. A state that still grows after maxReachRounds is anything.
+func (ev *evaluator) reachableValues(l *Loop, e *Expr, env *Env) vset {
+	l.sum.solve(l)
+	bind := func(x *Expr) *Expr {
+		if env != nil {
+			return ev.f.subst(x, env)
+		}
+		return x
+	}
+	if ev.reaching {
+		return anything // not inside another: the work would multiply
+	}
+	own := *ev
+	own.reaching = true
+	sets := make([]vset, len(l.phis))
+	for k := range sets {
+		sets[k] = own.values(bind(l.init[k]))
+	}
+	bound := func() *evaluator {
+		sub := own.inside(l)
+		sub.ranges = maps.Clone(ev.ranges)
+		if sub.ranges == nil {
+			sub.ranges = map[atomKey]vset{}
+		}
+		for k, set := range sets {
+			sub.ranges[keyOf(iter(l, k))] = set
+		}
+		return sub
+	}
+	for round := 0; round < 2*maxReachRounds; round++ {
+		sub, changed := bound(), false
+		for k := range sets {
+			n := union(sets[k], sub.values(bind(l.next[k])))
+			if !sameSet(n, sets[k]) {
+				changed = true
+				if round >= maxReachRounds {
+					n = anything // widened: it keeps growing
+				}
+			}
+			sets[k] = n
+		}
+		if !changed {
+			return bound().values(e)
+		}
+	}
 	return anything
+}
+
+// sameSet reports whether a and b, one a subset of the other, are equal.
+func sameSet(a, b vset) bool {
+	return (a.vals == nil) == (b.vals == nil) && len(a.vals) == len(b.vals) && a.bounded == b.bounded && a.lo == b.lo && a.hi == b.hi
 }
 
 // at is e's values at iteration j, in state st.
@@ -181,7 +256,7 @@ func (ev *evaluator) with(l *Loop, v constant.Value) *evaluator {
 // inside is a new evaluator for the iterations of l: what this one fixes,
 // and l running.
 func (ev *evaluator) inside(l *Loop) *evaluator {
-	sub := &evaluator{f: ev.f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, ranges: ev.ranges, running: map[*Loop]bool{l: true}, ctx: ev.ctx, depth: ev.depth, fuel: ev.fuel}
+	sub := &evaluator{f: ev.f, memo: map[*Expr]vset{}, fixed: map[atomKey]constant.Value{}, ranges: ev.ranges, running: map[*Loop]bool{l: true}, ctx: ev.ctx, depth: ev.depth, fuel: ev.fuel, reaching: ev.reaching}
 	for a, b := range ev.fixed {
 		sub.fixed[a] = b
 	}
@@ -755,15 +830,15 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 	case kOver:
 		return ev.distinct(e.Loop, e.Args[0], e.Env)
 	case kLoad:
-		if el := ev.elementOf(e); el != nil {
+		if el := elementOf(e); el != nil {
 			return ev.formBound(el)
 		}
 	case kLen:
-		if el := ev.elementOf(e.Args[0]); el != nil {
+		if el := elementOf(e.Args[0]); el != nil {
 			return ev.formBound(length(el))
 		}
 	case kField:
-		if el := ev.elementOf(e.Args[0]); el != nil {
+		if el := elementOf(e.Args[0]); el != nil {
 			return ev.formBound(fieldOver(el, e.N))
 		}
 	case kOp:
@@ -806,7 +881,7 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 		}
 		return total, true
 	case kIndex:
-		if el := ev.elementOf(e.Args[0]); el != nil {
+		if el := elementOf(e.Args[0]); el != nil {
 			return ev.formBound(el)
 		}
 		if elems := elements(e.Args[0]); elems != nil {

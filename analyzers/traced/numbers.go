@@ -194,6 +194,8 @@ type evaluator struct {
 	// the evaluators it makes): simulating long loops of loops inside
 	// loops is cut off, the same way each time, rather than let run.
 	fuel *int
+	// reaching is set inside reachableValues (which is not nested).
+	reaching bool
 }
 
 // maxFuel bounds the expressions one question evaluates.
@@ -406,7 +408,7 @@ func (ev *evaluator) compute(e *Expr) vset {
 	case kOver:
 		return ev.overLoop(e.Loop, e.Args[0], e.Env)
 	case kLoad:
-		if el := ev.elementOf(e); el != nil {
+		if el := elementOf(e); el != nil {
 			return ev.values(el) // an element of a slice a loop appended to: one of the values appended
 		}
 	}

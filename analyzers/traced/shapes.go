@@ -143,8 +143,23 @@ func opDims(name string, args []*Expr) []*Expr {
 		return []*Expr{length(args[0])}
 	case "Concatenate":
 		axis, ok := args[0].int64Of()
+		if !ok {
+			return nil
+		}
+		if el := elementOf(args[1]); el != nil && el.Kind == kOver {
+			// A slice a loop appends to: as many parts as its length,
+			// each of the dims of what the loop appends, when they do
+			// not change over the loop.
+			d := dimsOf(el.Args[0])
+			if d == nil || axis < 0 || int(axis) >= len(d) || slices.ContainsFunc(d, func(x *Expr) bool { return varies(el.Loop, x) }) {
+				return nil
+			}
+			out := slices.Clone(d)
+			out[axis] = op(token.MUL, length(args[1]), d[axis])
+			return out
+		}
 		parts := elements(args[1])
-		if !ok || parts == nil {
+		if parts == nil {
 			return nil
 		}
 		var out []*Expr

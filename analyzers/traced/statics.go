@@ -351,7 +351,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 		}
 		t, known := ev.trips(l, nil)
 		calls, callsKnown := t*inner, known && innerKnown
-		k, bounded, exact := ev.count(l, e, nil)
+		k, bounded, exact := f.newEvaluator().count(l, varyingParts(l, e), nil) // a question of its own: the trips may have spent ev's fuel
 		switch {
 		case known && (!bounded || k > t) && repeats(t, calls, callsKnown):
 			return nil // at most one value per trip of l, each repeated by the loops inside
@@ -398,6 +398,20 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 		}
 	}
 	return nil
+}
+
+// varyingParts is e without the parts of a tuple (a shape's dims, a
+// pytree's leaves) that are the same on every iteration of l: they add no
+// values to count.
+func varyingParts(l *Loop, e *Expr) *Expr {
+	if e.Kind != kTuple {
+		return e
+	}
+	parts := slices.DeleteFunc(slices.Clone(e.Args), func(a *Expr) bool { return !varies(l, a) })
+	if len(parts) == len(e.Args) {
+		return e
+	}
+	return node(kTuple, parts...)
 }
 
 // madeEachRun reports whether the wrapper w is made anew on each iteration

@@ -115,7 +115,7 @@ func (r *Result) loopsIn(c *Context) []LoopCount {
 	s := f.summary(c.Fn)
 	var out []LoopCount
 	for _, l := range s.loops {
-		if l.Stmt == nil || !c.Live(l.header) || r.failsBefore(c, l.header.Instrs[0]) {
+		if l.Stmt == nil || !c.Live(l.header) || r.failsBefore(c, l.header.Instrs[0]) || r.failsInFirstIteration(c, l) {
 			continue
 		}
 		ops := 0
@@ -143,6 +143,23 @@ func (r *Result) loopsIn(c *Context) []LoopCount {
 		}
 	}
 	return out
+}
+
+// failsInFirstIteration reports whether the trace fails on every path
+// through l's body, before the loop goes round (a conversion of a
+// traced value that every iteration reaches): its body runs once.
+func (r *Result) failsInFirstIteration(c *Context, l *Loop) bool {
+	latches := 0
+	for _, p := range l.header.Preds {
+		if !l.contains(p) || !c.Live(p) {
+			continue
+		}
+		latches++
+		if !r.failsBefore(c, p.Instrs[len(p.Instrs)-1]) {
+			return false
+		}
+	}
+	return latches > 0
 }
 
 // contextOps counts the operations block b of c stages, resolving its
