@@ -57,6 +57,9 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 					if r.differentCode(l, fv, call.Common().Args[0], s) {
 						continue // a different function on each iteration
 					}
+					if r.calledInInnerLoops(s, call, l) {
+						continue // one compile per iteration, for more than two calls each
+					}
 					out = append(out, RepeatedJit{Call: expr, Loop: l.Stmt, UsesLoop: varies(l, fv)})
 					continue
 				}
@@ -248,6 +251,27 @@ func sharesCache(fv *Expr) bool {
 func usedOnceInRun(s *summary, w *ssa.Call) bool {
 	calls, _, other := wrapperUses(w)
 	return !other && !slices.ContainsFunc(calls, func(c *ssa.FieldAddr) bool { return s.loopOf[c.Block()] != nil })
+}
+
+// calledInInnerLoops reports whether every call of the wrapper that the
+// jit.Jit call in loop l makes runs in a loop inside l of more than two
+// known trips: each iteration of l compiles once for several calls, fewer
+// compiles than every other call (the oracle's rule for churn).
+func (r *Result) calledInInnerLoops(s *summary, call *ssa.Call, l *Loop) bool {
+	calls, _, other := wrapperUses(call)
+	if other || len(calls) == 0 {
+		return false
+	}
+	for _, fa := range calls {
+		inner := s.loopOf[fa.Block()]
+		if inner == nil || inner == l || !inner.within(l) {
+			return false
+		}
+		if t, ok := r.flow.newEvaluator().trips(inner, nil); !ok || t <= 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // wrapperUses sorts the uses of the wrapper that the jit.Jit call v makes
