@@ -190,7 +190,7 @@ func (f *flow) encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 			s.Args = []*SExpr{x, {K: kUnknown}}
 			return s
 		}
-	case kOp, kPure, kChoice, kSeq, kLen, kField, kStruct, kTuple:
+	case kOp, kPure, kChoice, kSeq, kLen, kField, kStruct, kTuple, kShape:
 	case kArray:
 		// An array of dims not expressible in the parameters is still an
 		// array: of dims not known.
@@ -319,6 +319,8 @@ func decode(s *SExpr, fn *ssa.Function, site any) *Expr {
 		return index(args[0], args[1])
 	case kLen:
 		return length(args[0])
+	case kShape:
+		return shapeOf(args[0]) // the dims of the array the importer passes
 	case kField:
 		return field(args[0], s.N)
 	case kConv:

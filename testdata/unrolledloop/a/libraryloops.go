@@ -18,3 +18,12 @@ var llDeep = jit.Jit(func(x jit.Array) jit.Array {
 var llShallow = jit.Jit(func(x jit.Array) jit.Array {
 	return ops.Repeat(x, 4) // 4 iterations: not reported
 })
+
+// The count can be the shape of the array the caller passes.
+var llRows = jit.Jit(func(x jit.Array) jit.Array {
+	return ops.Rows(jit.Zeros(jit.Float32, 40, 3).Add(x.Sum())) // want `ops.Rows is called here from traced code, and its loop at ops.go:50 is unrolled into the trace 40 times for these arguments`
+})
+
+var llFewRows = jit.Jit(func(x jit.Array) jit.Array {
+	return ops.Rows(jit.Zeros(jit.Float32, 4, 3).Add(x.Sum())) // 4 rows: not reported
+})
