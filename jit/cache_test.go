@@ -180,14 +180,21 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 }
 
-func TestExplainCacheMisses(t *testing.T) {
+// explainInto turns cache-miss explanations on, logged into the returned
+// buffer, until the test ends.
+func explainInto(t *testing.T) *bytes.Buffer {
 	var buf bytes.Buffer
 	jit.SetLogOutput(&buf)
 	jit.SetExplainCacheMisses(true)
-	defer func() {
+	t.Cleanup(func() {
 		jit.SetExplainCacheMisses(false)
 		jit.SetLogOutput(nil)
-	}()
+	})
+	return &buf
+}
+
+func TestExplainCacheMisses(t *testing.T) {
+	buf := explainInto(t)
 	f := jit.Jit(SumSquaresForTest)
 	f.Call(jit.Zeros(jit.Float32, 100))
 	if buf.Len() != 0 {
@@ -303,13 +310,7 @@ func TestSignaturesAndAOT(t *testing.T) {
 // Grad names where the transformed function is defined, and its
 // parameters, not reflect's stub that the transformation runs through.
 func TestExplainTransformedSource(t *testing.T) {
-	var buf bytes.Buffer
-	jit.SetLogOutput(&buf)
-	jit.SetExplainCacheMisses(true)
-	defer func() {
-		jit.SetExplainCacheMisses(false)
-		jit.SetLogOutput(nil)
-	}()
+	buf := explainInto(t)
 	v := jit.Jit(jit.Vmap(SumSquaresForTest))
 	v.Call(jit.Zeros(jit.Float32, 2, 3))
 	v.Call(jit.Zeros(jit.Float32, 2, 4))
