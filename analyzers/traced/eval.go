@@ -137,7 +137,12 @@ func (s *summary) eval(v ssa.Value) *Expr {
 		e := node(kFunc)
 		e.Fn, e.Env = fn, &Env{Fn: fn, Frees: frees}
 		return e.sized()
-	case *ssa.Next, *ssa.Select, *ssa.Range:
+	case *ssa.Next:
+		if k := s.mapKeys(v); k != nil {
+			return node(kTuple, unknown, k, fresh(v))
+		}
+		return fresh(v)
+	case *ssa.Select, *ssa.Range:
 		return fresh(v)
 	}
 	return unknown
@@ -425,4 +430,58 @@ func orLen(val func(ssa.Value) *Expr, hi ssa.Value, x *Expr) *Expr {
 		return val(hi)
 	}
 	return length(x)
+}
+
+// mapKeys is the key that a range over a map the function makes itself
+// reads: one of the keys its updates store there (those of a loop, one of
+// the values over it), when they take a bounded number of values; nil
+// when they do not, the map is not the function's own, or something else
+// writes it.
+func (s *summary) mapKeys(next *ssa.Next) *Expr {
+	rng, ok := next.Iter.(*ssa.Range)
+	if !ok || next.IsString {
+		return nil
+	}
+	root := addrRoot(rng.X)
+	if u, isLoad := root.(*ssa.UnOp); isLoad && u.Op == token.MUL {
+		root = addrRoot(u.X)
+	}
+	mk, isMake := root.(*ssa.MakeMap)
+	if !isMake || mk.Parent() != s.fn || !ownMap(mk) {
+		return nil
+	}
+	var keys []*Expr
+	for _, u := range s.f.mem.updates[root] {
+		up, isUpdate := u.(*ssa.MapUpdate)
+		if !isUpdate || up.Parent() != s.fn {
+			return nil
+		}
+		k := s.operand(up.Key, up.Block())
+		for l := s.loopOf[up.Block()]; l != nil && !l.contains(next.Block()); l = l.parent {
+			k = overLoop(l, k)
+		}
+		keys = append(keys, k)
+	}
+	k := choice(keys...)
+	if _, few := s.f.newEvaluator().formBound(k); keys == nil || !few {
+		return nil // keys made of data: a new one for each row, as far as is known
+	}
+	return k
+}
+
+// ownMap reports whether only the function that makes the map m uses it:
+// it updates, reads and ranges over it, and hands it to no one.
+func ownMap(m *ssa.MakeMap) bool {
+	for _, ref := range *m.Referrers() {
+		switch u := ref.(type) {
+		case *ssa.MapUpdate, *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+		case *ssa.Call:
+			if b, ok := u.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
