@@ -2,7 +2,6 @@ package traced
 
 import (
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -10,9 +9,8 @@ import (
 // Request handlers: a function that the package gives net/http to serve
 // requests (passed to HandleFunc or Handle, converted to
 // http.HandlerFunc, or the ServeHTTP method of a value made an
-// http.Handler) runs once
-// per request, as many times as the server gets requests. What it reads
-// from the request is new on each run.
+// http.Handler) runs once per request, as many times as the server gets
+// requests. What it reads from the request is new on each run.
 
 // findHandlers marks the functions the package gives net/http to serve
 // requests.
@@ -118,13 +116,4 @@ func perRequest(e *Expr, fn *ssa.Function) bool {
 		return !state
 	})
 	return anew && !state
-}
-
-// displayName names fn in messages: a function's or method's name, or
-// "the function literal at" its position.
-func (r *Result) displayName(fn *ssa.Function) string {
-	if fn.Parent() != nil {
-		return "the function literal at " + r.Where(fn.Pos())
-	}
-	return strings.TrimSuffix(fn.Name(), "$bound")
 }

@@ -4,8 +4,6 @@ import (
 	"go/token"
 	"go/types"
 
-	"github.com/jitlint/jitlint/internal/jitapi"
-
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -60,37 +58,47 @@ func (s *summary) ownPlace(p *Expr) bool {
 // escapes reports whether an allocation's address leaves the function's
 // own loads and stores (passed to a call, captured, stored elsewhere).
 func escapes(a *ssa.Alloc) bool {
-	seen := map[ssa.Value]bool{}
-	var visit func(v ssa.Value) bool
-	visit = func(v ssa.Value) bool {
-		if seen[v] {
+	return addressUse(a, false, func(ref ssa.Instruction, v ssa.Value) bool {
+		switch u := ref.(type) {
+		case ssa.CallInstruction:
+			return !readOnlyArg(u, v)
+		case *ssa.UnOp, *ssa.DebugRef:
 			return false
+		case *ssa.Store:
+			return u.Val == v // the address itself is stored
+		}
+		return true
+	}) != nil
+}
+
+// addressUse returns the first use of the address a, or of the address of
+// a part of it (a field, an element; with conversions, also the address
+// made an interface or converted), that found reports, or nil.
+func addressUse(a ssa.Value, conversions bool, found func(ref ssa.Instruction, v ssa.Value) bool) ssa.Instruction {
+	seen := map[ssa.Value]bool{}
+	var visit func(v ssa.Value) ssa.Instruction
+	visit = func(v ssa.Value) ssa.Instruction {
+		if seen[v] {
+			return nil
 		}
 		seen[v] = true
 		for _, ref := range *v.Referrers() {
-			switch u := ref.(type) {
-			case ssa.CallInstruction:
-				if !readOnlyArg(u, v) {
-					return true
+			part := false
+			switch ref.(type) {
+			case *ssa.FieldAddr, *ssa.IndexAddr:
+				part = true
+			case *ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert:
+				part = conversions
+			}
+			if part {
+				if use := visit(ref.(ssa.Value)); use != nil {
+					return use
 				}
-			case *ssa.FieldAddr:
-				if visit(u) {
-					return true
-				}
-			case *ssa.IndexAddr:
-				if visit(u) {
-					return true
-				}
-			case *ssa.UnOp, *ssa.DebugRef:
-			case *ssa.Store:
-				if u.Val == v {
-					return true // the address itself is stored
-				}
-			default:
-				return true
+			} else if found(ref, v) {
+				return ref
 			}
 		}
-		return false
+		return nil
 	}
 	return visit(a)
 }
@@ -101,12 +109,7 @@ func escapes(a *ssa.Alloc) bool {
 func readOnlyArg(call ssa.CallInstruction, v ssa.Value) bool {
 	com := call.Common()
 	if com.StaticCallee() == nil {
-		if u, ok := com.Value.(*ssa.UnOp); ok {
-			if fa, ok := u.X.(*ssa.FieldAddr); ok && isFuncPtr(fa.X.Type()) {
-				return true // f.Call(...) of a *jit.Func
-			}
-		}
-		return false
+		return wrapperCall(com.Value) // f.Call(...) of a *jit.Func
 	}
 	fn := com.StaticCallee()
 	if fn.Blocks == nil {
@@ -124,9 +127,6 @@ func readOnlyArg(call ssa.CallInstruction, v ssa.Value) bool {
 	}
 	return true
 }
-
-// isFuncPtr reports whether t is *jit.Func[F].
-func isFuncPtr(t types.Type) bool { return jitapi.IsFunc(t) }
 
 // valueBefore is the value of place p just before instr in block b (nil
 // instr: at the end of b): the last store to it in b before instr, or the

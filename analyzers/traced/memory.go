@@ -272,28 +272,17 @@ func (m *memory) writtenOutside(a *ssa.Alloc) ssa.CallInstruction {
 	if call, ok := m.outside[a]; ok {
 		return call
 	}
-	seen := map[ssa.Value]bool{}
-	var visit func(v ssa.Value) ssa.CallInstruction
-	visit = func(v ssa.Value) ssa.CallInstruction {
-		if seen[v] {
-			return nil
+	var call ssa.CallInstruction
+	if use := addressUse(a, true, func(ref ssa.Instruction, v ssa.Value) bool {
+		u, ok := ref.(ssa.CallInstruction)
+		if !ok {
+			return false
 		}
-		seen[v] = true
-		for _, ref := range *v.Referrers() {
-			switch u := ref.(type) {
-			case ssa.CallInstruction:
-				if callee := u.Common().StaticCallee(); (callee == nil || !m.f.local(callee) && jitName(callee) == "") && !readOnlyArg(u, v) {
-					return u
-				}
-			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert:
-				if call := visit(u.(ssa.Value)); call != nil {
-					return call
-				}
-			}
-		}
-		return nil
+		callee := u.Common().StaticCallee()
+		return (callee == nil || !m.f.local(callee) && jitName(callee) == "") && !readOnlyArg(u, v)
+	}); use != nil {
+		call = use.(ssa.CallInstruction)
 	}
-	call := visit(a)
 	m.outside[a] = call
 	return call
 }

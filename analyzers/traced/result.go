@@ -185,6 +185,15 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
+// displayName names fn in messages: a function's or method's name, or
+// "the function literal at" its position.
+func (r *Result) displayName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return "the function literal at " + r.Where(fn.Pos())
+	}
+	return strings.TrimSuffix(fn.Name(), "$bound")
+}
+
 func funcName(n ast.Node) string {
 	if fd, ok := n.(*ast.FuncDecl); ok {
 		return fd.Name.Name

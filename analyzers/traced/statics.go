@@ -254,10 +254,7 @@ func isLabel(t types.Type) bool {
 // fieldType is the type of field i of the struct (or pointer to struct) t,
 // or nil.
 func fieldType(t types.Type, i int) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if st, ok := t.Underlying().(*types.Struct); ok && i < st.NumFields() {
+	if st, ok := structOf(t); ok && i < st.NumFields() {
 		return st.Field(i).Type()
 	}
 	return nil
