@@ -34,11 +34,12 @@ func (ev *evaluator) runLoop(l *Loop, env *Env) run {
 	// Running a loop may spend at most half of what is left, so that a
 	// run that does not finish leaves the other ways of answering
 	// (closed forms, the states it can reach, the form) fuel to work.
-	half := *ev.fuel / 2
+	budget := *ev.fuel / 2
+	left := budget
 	sub := *ev
-	sub.fuel, sub.memo = &half, map[*Expr]vset{}
+	sub.fuel, sub.memo = &left, map[*Expr]vset{}
 	r := sub.runLoopWith(l, env)
-	*ev.fuel -= *ev.fuel/2 - half
+	*ev.fuel -= budget - left // what the run used
 	return r
 }
 
@@ -180,15 +181,15 @@ const maxReachRounds = 8
 // over-approximation) — k = 4, then k = 4 or k = 2 on each round, is 2 or
 // 4. A state that still grows after maxReachRounds is anything.
 func (ev *evaluator) reachableValues(l *Loop, e *Expr, env *Env) vset {
+	if ev.reaching {
+		return anything // not inside another: the work would multiply
+	}
 	l.sum.solve(l)
 	bind := func(x *Expr) *Expr {
 		if env != nil {
 			return ev.f.subst(x, env)
 		}
 		return x
-	}
-	if ev.reaching {
-		return anything // not inside another: the work would multiply
 	}
 	own := *ev
 	own.reaching = true
@@ -198,10 +199,8 @@ func (ev *evaluator) reachableValues(l *Loop, e *Expr, env *Env) vset {
 	}
 	bound := func() *evaluator {
 		sub := own.inside(l)
-		sub.ranges = maps.Clone(ev.ranges)
-		if sub.ranges == nil {
-			sub.ranges = map[atomKey]vset{}
-		}
+		sub.ranges = map[atomKey]vset{}
+		maps.Copy(sub.ranges, ev.ranges)
 		for k, set := range sets {
 			sub.ranges[keyOf(iter(l, k))] = set
 		}
