@@ -171,12 +171,12 @@ func StopGradient(x Array) Array {
 	return bind(ir.StopGradient, nil, []ir.Aval{v.aval}, x)[0]
 }
 
-// transformedNames names the functions Vmap, Grad and ValueAndGrad return
+// transformedFuncs names the functions Vmap, Grad and ValueAndGrad return
 // ("vmap(f)") and keeps the function each transforms, so that Jit and
 // MakeJaxpr of them name them in jaxprs, logs and messages and place them
 // where the transformed function is defined: reflect.MakeFunc functions
 // all share one code pointer, so they are told apart by their closure.
-var transformedNames sync.Map // closure pointer -> transformedFunc
+var transformedFuncs sync.Map // closure pointer -> transformedFunc
 
 // A transformedFunc is a function made by a transformation: its name and
 // the function it transforms.
@@ -188,8 +188,8 @@ type transformedFunc struct {
 // named records the name of fn, made from inner, and returns fn.
 func named[F any](fn F, name string, inner reflect.Value) F {
 	p := closurePtr(reflect.ValueOf(fn))
-	transformedNames.Store(uintptr(p), transformedFunc{name, inner})
-	runtime.AddCleanup((*byte)(p), func(k uintptr) { transformedNames.Delete(k) }, uintptr(p))
+	transformedFuncs.Store(uintptr(p), transformedFunc{name, inner})
+	runtime.AddCleanup((*byte)(p), func(k uintptr) { transformedFuncs.Delete(k) }, uintptr(p))
 	return fn
 }
 
@@ -215,7 +215,7 @@ func transformedOf(fn reflect.Value) (transformedFunc, bool) {
 	if fn.Kind() != reflect.Func || fn.IsNil() {
 		return transformedFunc{}, false
 	}
-	t, ok := transformedNames.Load(uintptr(closurePtr(fn)))
+	t, ok := transformedFuncs.Load(uintptr(closurePtr(fn)))
 	if !ok {
 		return transformedFunc{}, false
 	}

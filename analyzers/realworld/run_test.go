@@ -207,26 +207,15 @@ func (o *observed) readEvents(t *testing.T, dir, file string) {
 		if e.Event == events.TraceError && e.Failure != nil {
 			// A trace that failed, whether or not the program recovered
 			// and went on.
-			if i := strings.LastIndexByte(e.Failure.At, ':'); i > 0 {
-				st := relSite(dir, e.Failure.At[:i], e.Failure.At[i+1:])
-				if !slices.Contains(o.traceErrors[st], e.Failure.Kind) {
-					o.traceErrors[st] = append(o.traceErrors[st], e.Failure.Kind)
-				}
+			if st := posSite(dir, e.Failure.At); st.file != "" && !slices.Contains(o.traceErrors[st], e.Failure.Kind) {
+				o.traceErrors[st] = append(o.traceErrors[st], e.Failure.Kind)
 			}
 			continue
 		}
 		if e.Event != events.Compile && e.Event != events.CacheMiss {
 			continue
 		}
-		var caller site
-		if i := strings.LastIndexByte(e.CallSite, ':'); i > 0 {
-			rel, err := filepath.Rel(dir, e.CallSite[:i])
-			if err != nil {
-				rel = e.CallSite[:i]
-			}
-			caller.file = rel
-			caller.line, _ = strconv.Atoi(e.CallSite[i+1:])
-		}
+		caller := posSite(dir, e.CallSite)
 		if e.Event == events.Compile {
 			o.firstCompiles[caller]++
 		}
@@ -254,6 +243,16 @@ func relSite(dir, file, line string) site {
 	}
 	n, _ := strconv.Atoi(line)
 	return site{rel, n}
+}
+
+// posSite is the site at a "file:line" position, relative to the corpus
+// dir (the zero site for no position).
+func posSite(dir, pos string) site {
+	i := strings.LastIndexByte(pos, ':')
+	if i <= 0 {
+		return site{}
+	}
+	return relSite(dir, pos[:i], pos[i+1:])
 }
 
 // parseStderr records the cache misses and the jit error of one program's
