@@ -192,6 +192,9 @@ func (r *Result) callEffect(c *Context, call ssa.CallInstruction, b *ssa.BasicBl
 		e.param = r.paramOf(c.value(recv, b))
 		return e, true
 	case "atomic", "lock":
+		if recv != nil && r.released(c, call, fn, recv, b) {
+			return e, false // a critical section the function opens and closes: it guards other effects, which are found themselves
+		}
 		target := recv
 		if target == nil && len(args) > 0 {
 			target = args[0]
@@ -204,6 +207,35 @@ func (r *Result) callEffect(c *Context, call ssa.CallInstruction, b *ssa.BasicBl
 		return e, ok
 	}
 	return e, true
+}
+
+// released reports whether call, fn of a sync.Mutex or RWMutex on recv,
+// is one end of a critical section that its function both opens and
+// closes on the same mutex (Lock with an Unlock, deferred or not, or the
+// other way round): the mutex is as it was once the function returns, so
+// the section is not an effect of its own.
+func (r *Result) released(c *Context, call ssa.CallInstruction, fn *types.Func, recv ssa.Value, b *ssa.BasicBlock) bool {
+	pair := map[string]string{"Lock": "Unlock", "Unlock": "Lock", "RLock": "RUnlock", "RUnlock": "RLock"}[fn.Name()]
+	if n, ok := derefNamed(fn.Signature().Recv().Type()); !ok || pair == "" || n.Obj().Name() != "Mutex" && n.Obj().Name() != "RWMutex" {
+		return false
+	}
+	mutex := c.value(recv, b).String()
+	for _, blk := range call.Parent().Blocks {
+		for _, instr := range blk.Instrs {
+			other, ok := instr.(ssa.CallInstruction)
+			if !ok || other == call {
+				continue
+			}
+			callee := other.Common().StaticCallee()
+			if callee == nil || callee.Object() == nil || callee.Object().Pkg() != fn.Pkg() || callee.Name() != pair || len(other.Common().Args) == 0 {
+				continue
+			}
+			if c.value(other.Common().Args[0], blk).String() == mutex {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // factEffect reports a call of another package's function whose fact has

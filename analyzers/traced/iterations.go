@@ -569,6 +569,11 @@ func (ev *evaluator) count(l *Loop, e *Expr, env *Env) (k int64, bounded, exact 
 	if k, ok, exact := ev.elementsCount(e); ok {
 		return k, true, exact
 	}
+	if inducted(l, e) {
+		if t, ok := ev.trips(l, env); ok {
+			return t, true, true
+		}
+	}
 	if r := ev.runLoop(l, env); r.ok && len(r.states) <= maxVals {
 		seen := map[string]bool{}
 		exact := true
@@ -605,6 +610,31 @@ func (ev *evaluator) count(l *Loop, e *Expr, env *Env) (k int64, bounded, exact 
 		return k, true, false
 	}
 	return bound()
+}
+
+// inducted reports whether e (or a part of the tuple e) is a linear form
+// that moves by a step other than zero on each iteration of l, the rest of
+// it the same on every one: a new value on each trip, whatever it starts
+// from (a cache that grows by a row per call from the prompt's length).
+func inducted(l *Loop, e *Expr) bool {
+	if e.Kind == kTuple {
+		return slices.ContainsFunc(e.Args, func(a *Expr) bool { return a != nil && inducted(l, a) })
+	}
+	lin := linearOf(e)
+	if lin == nil {
+		return false
+	}
+	step := false
+	for _, t := range lin.terms {
+		switch {
+		case t.c == 0:
+		case t.x.Kind == kIter && t.x.Loop == l && t.x.N < 0:
+			step = true
+		case varies(l, t.x):
+			return false
+		}
+	}
+	return step
 }
 
 // elementsCount counts the values of e when it is an element (or the

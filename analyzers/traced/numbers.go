@@ -499,18 +499,34 @@ func (ev *evaluator) carryDims(x *Expr, path []int, env *Env, closed bool) []*Ex
 	}
 	init := bind(l.init[x.N])
 	leaf := fields(init, path)
-	d0 := ev.arrayDims(leaf)
-	if d0 == nil {
-		return nil
-	}
+	next := bind(l.next[x.N])
 	// The state at the start of an iteration: the array at path of any dims
 	// of its rank (atoms), the rest as it starts.
-	cur := make([]*Expr, len(d0))
-	for i := range cur {
-		cur[i] = fresh(carriedDim{l, x.N, i, fmt.Sprint(path)})
+	atoms := func(rank int) []*Expr {
+		cur := make([]*Expr, rank)
+		for i := range cur {
+			cur[i] = fresh(carriedDim{l, x.N, i, fmt.Sprint(path)})
+		}
+		return cur
 	}
+	d0 := ev.arrayDims(leaf)
+	if d0 == nil {
+		// Initial dims not known here (a parameter's, another call's
+		// result's): each is the same on every iteration, dim i of the
+		// initial array, of the rank that one iteration keeps.
+		rank := ev.keptRank(next, path, x, func(cur []*Expr) (*Expr, bool) {
+			return withLeaf(init, path, array(leaf.Name, leaf.Site, leaf.Args, cur, leaf.Tr))
+		}, atoms)
+		if rank < 0 {
+			return nil
+		}
+		d0 = make([]*Expr, rank)
+		for i := range d0 {
+			d0[i] = index(shapeOf(leaf), intConst(int64(i)))
+		}
+	}
+	cur := atoms(len(d0))
 	start, ok := withLeaf(init, path, array(leaf.Name, leaf.Site, leaf.Args, cur, leaf.Tr))
-	next := bind(l.next[x.N])
 	var d1 []*Expr
 	if ok {
 		iters := map[atomKey]*Expr{keyOf(x): start}
@@ -558,6 +574,32 @@ func (ev *evaluator) carryDims(x *Expr, path []int, env *Env, closed bool) []*Ex
 		}
 	}
 	return out
+}
+
+// maxCarryRank is the largest rank keptRank tries.
+const maxCarryRank = 4
+
+// keptRank is the rank r (1 to maxCarryRank) for which one iteration
+// (next, the loop state x's next value) makes of the array at path, of
+// any dims of rank r (atoms(r), placed by start), an array of rank r: the
+// only rank the state can have when the iteration concatenates it with an
+// array of known rank. -1 when no rank, or more than one, is kept.
+func (ev *evaluator) keptRank(next *Expr, path []int, x *Expr, start func([]*Expr) (*Expr, bool), atoms func(int) []*Expr) int {
+	found := -1
+	for r := 1; r <= maxCarryRank; r++ {
+		st, ok := start(atoms(r))
+		if !ok {
+			return -1
+		}
+		d := dimsOf(fields((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): st}}).do(next), path))
+		if d != nil && len(d) == r {
+			if found >= 0 {
+				return -1
+			}
+			found = r
+		}
+	}
+	return found
 }
 
 // withLeaf is the state x with the value at path replaced by leaf (false

@@ -73,3 +73,23 @@ func fedBack() {
 		y, c = wr.Call(y, c, jit.Scalar(int32(t)))
 	}
 }
+
+// fedBackFrom starts the states from arrays whose dims are not known here
+// (a prefill's result, a caller's array): each keeps its rank, so the
+// cache still grows by a row per call from whatever it starts at, and the
+// window still keeps its shape.
+func fedBackFrom(prompt, w jit.Array) {
+	g := jit.Jit(fbGrow)
+	x := jit.Jit(fbPrefill).Call(prompt)
+	for t := 0; t < 12; t++ {
+		x = g.Call(x) // want `argument x has a different shape on each iteration: one compile per distinct shape \(12 iterations → 12 compiles\)`
+	}
+	sl := jit.Jit(fbSlide)
+	y := jit.Zeros(jit.Float32, 1, 4)
+	for t := 0; t < 12; t++ {
+		y, w = sl.Call(y, w)
+	}
+}
+
+// fbPrefill projects a prompt of any length.
+func fbPrefill(prompt jit.Array) jit.Array { return prompt.Tanh() }
