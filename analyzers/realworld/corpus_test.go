@@ -57,7 +57,8 @@ type score struct{ precision, recall float64 }
 //     signature it was compiled for before (a new wrapper with an empty
 //     cache: a closure, or a method value of the same receiver; wrappers of
 //     a named function share one cache, and a method value of a receiver
-//     that the run makes is a new function each run), for at least every
+//     that the run makes, outside a loop, is a new function each run; in a
+//     loop each iteration's wrapper compiles it again), for at least every
 //     other call of the function (a table of wrappers reused is not churn).
 //   - shapechurn: at a call of a jitted function, at least 2 cache misses
 //     explained by a changed input shape, counted as for staticargs.

@@ -45,8 +45,9 @@ type sites struct {
 	// defined are, for a jit.Jit call, where the runtime says the function
 	// it wraps is defined (its declaration, its literal, or for a method
 	// value the call itself); bound are the jit.Jit calls of a method value
-	// whose receiver the enclosing function makes (a new function on each
-	// run, as a closure over the run's own variables is).
+	// whose receiver the enclosing function makes, outside a loop of its
+	// own (a new function on each run, as a closure over the run's own
+	// variables is; in a loop, each iteration's wrapper compiles again).
 	defined map[site][]string
 	bound   map[site]bool
 }
@@ -220,7 +221,7 @@ func isJitCall(info *types.Info, call *ast.CallExpr) bool {
 // (its declaration) and a literal (where it is written); for a method
 // value, its name ("fn:(*T).M") or, for one of a generic type, the call
 // itself. It also says whether a method value's receiver is made by the
-// enclosing function.
+// enclosing function, and the call is not in a loop there.
 func definedAt(fset *token.FileSet, info *types.Info, call *ast.CallExpr, stack []ast.Node) ([]string, bool) {
 	line := func(p token.Pos) string {
 		pos := fset.Position(p)
@@ -235,7 +236,7 @@ func definedAt(fset *token.FileSet, info *types.Info, call *ast.CallExpr, stack 
 		}
 	case *ast.SelectorExpr:
 		if sel := info.Selections[a]; sel != nil && sel.Kind() == types.MethodVal {
-			return []string{line(call.Pos()), "fn:" + methodName(sel.Obj().(*types.Func))}, madeIn(info, a.X, enclosingFunc(stack))
+			return []string{line(call.Pos()), "fn:" + methodName(sel.Obj().(*types.Func))}, madeIn(info, a.X, enclosingFunc(stack)) && !inLoop(stack)
 		}
 		if fn, ok := info.Uses[a.Sel].(*types.Func); ok {
 			return []string{line(fn.Pos())}, false
@@ -382,6 +383,20 @@ func enclosingFunc(stack []ast.Node) ast.Node {
 		}
 	}
 	return nil
+}
+
+// inLoop reports whether the innermost node of stack is in the body of a
+// loop of its enclosing function.
+func inLoop(stack []ast.Node) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether pos is inside fn's body (its locals; parameters

@@ -1,6 +1,8 @@
 package traced
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -218,4 +220,40 @@ func alternatives(x *Expr) []*Expr {
 		}
 	}
 	return []*Expr{x}
+}
+
+// implementations are the methods that the interface call c can run when
+// its receiver's dynamic type is not known here (a model a registry of
+// another package returns): the method of each type that the package
+// makes interface values of and that implements the receiver's interface
+// (rapid type analysis, as golang.org/x/tools/go/callgraph/rta does for a
+// whole program).
+func (f *flow) implementations(c *ssa.CallCommon) []*ssa.Function {
+	iface, ok := c.Value.Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	if f.madeIfaces == nil {
+		f.madeIfaces = []types.Type{}
+		seen := map[types.Type]bool{}
+		for _, fn := range f.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if mi, ok := instr.(*ssa.MakeInterface); ok && !seen[mi.X.Type()] {
+						seen[mi.X.Type()] = true
+						f.madeIfaces = append(f.madeIfaces, mi.X.Type())
+					}
+				}
+			}
+		}
+	}
+	var out []*ssa.Function
+	for _, t := range f.madeIfaces {
+		if types.Implements(t, iface) {
+			if fn := f.prog.LookupMethod(t, c.Method.Pkg(), c.Method.Name()); fn != nil && f.local(fn) {
+				out = append(out, fn)
+			}
+		}
+	}
+	return out
 }

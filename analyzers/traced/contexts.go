@@ -589,12 +589,19 @@ func (c *Context) children() []*Context {
 			}
 			if com.IsInvoke() {
 				recv := c.value(com.Value, b)
+				known := false
 				for _, r := range alternatives(recv) {
 					if r.Kind != kIface {
 						continue
 					}
+					known = true
 					if fn := f.prog.LookupMethod(r.Type, com.Method.Pkg(), com.Method.Name()); fn != nil {
 						child(fn, append([]*Expr{r.Args[0]}, args...), nil, instr)
+					}
+				}
+				if !known {
+					for _, fn := range f.implementations(com) {
+						child(fn, append([]*Expr{unknown}, args...), nil, instr)
 					}
 				}
 				continue

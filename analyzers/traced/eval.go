@@ -116,7 +116,7 @@ func (s *summary) eval(v ssa.Value) *Expr {
 		if _, isString := v.X.Type().Underlying().(*types.Basic); isString {
 			out = unknown
 		} else {
-			out = f.load(elemAddr(x, unknown))
+			out = f.load(elemAddr(x, mapKey(val(v.Index))))
 		}
 		if v.CommaOk {
 			return node(kTuple, out, unknown)
@@ -322,6 +322,16 @@ func (e *Expr) withSite(site any) *Expr {
 		e.Site = site
 	}
 	return e
+}
+
+// mapKey is the path step of a map read at key k: k when it is not a
+// constant (it matches every update, and a slice each key grows has that
+// key's length), else some element (updates are placed at one).
+func mapKey(k *Expr) *Expr {
+	if k.Kind == kConst {
+		return unknown
+	}
+	return k
 }
 
 // elemAddr is the address of element i of x (a pointer to an array, or a

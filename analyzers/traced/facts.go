@@ -171,6 +171,9 @@ func (f *flow) encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 			return f.encode(choice(e.Args[1], e.Args[2]), fn, depth)
 		}
 	case kAtExit:
+		if geometric(e.Args[0]) {
+			return bucketOf(e.Args[0].Loop, fn)
+		}
 		// The value once a loop is done, where what the loop changes is
 		// not expressible: what is left of it (some element of a slice
 		// the loop searched).
@@ -226,6 +229,31 @@ func (f *flow) encode(e *Expr, fn *ssa.Function, depth int) *SExpr {
 		s.Args = append(s.Args, sa)
 	}
 	return s
+}
+
+// bucketName names a result that a loop of another package multiplies
+// until it covers its arguments (a bucket by powers of two): one of a few
+// values, that changes only when the parameters it reads do (its Args).
+const bucketName = "bucket"
+
+// bucketOf is the bucket that the geometric loop l of fn leaves, over the
+// parameters that l starts from and tests.
+func bucketOf(l *Loop, fn *ssa.Function) *SExpr {
+	out := &SExpr{K: kPure, Name: bucketName}
+	seen := map[int]bool{}
+	for _, e := range slices.Concat(l.init, l.next, []*Expr{l.enter, l.pre, l.post}) {
+		if e == nil {
+			continue
+		}
+		e.walk(func(a *Expr) bool {
+			if a.Kind == kParam && a.Fn == fn && a.N >= 0 && !seen[a.N] {
+				seen[a.N] = true
+				out.Args = append(out.Args, &SExpr{K: kParam, N: a.N})
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // lambdaName names a function value that a summary from another package

@@ -159,7 +159,11 @@ func (ev *evaluator) overLoop(l *Loop, e *Expr, env *Env) vset {
 		if len(out) == 0 {
 			return vset{vals: []constant.Value{}}
 		}
-		return union(out...)
+		if u := union(out...); u.known() || u.bounded {
+			return u
+		}
+		// A state the run does not follow (a slice): bounded, perhaps, by
+		// what the states can reach.
 	}
 	if c := ev.closed(l, e); c != nil {
 		if t, ok := ev.trips(l, env); ok {
@@ -193,9 +197,11 @@ func (ev *evaluator) reachableValues(l *Loop, e *Expr, env *Env) vset {
 	}
 	own := *ev
 	own.reaching = true
-	sets := make([]vset, len(l.phis))
+	// The states' values and, for the sequences among them, their lengths.
+	sets, lens := make([]vset, len(l.phis)), make([]vset, len(l.phis))
 	for k := range sets {
 		sets[k] = own.values(bind(l.init[k]))
+		lens[k] = own.values(length(bind(l.init[k])))
 	}
 	bound := func() *evaluator {
 		sub := own.inside(l)
@@ -203,20 +209,30 @@ func (ev *evaluator) reachableValues(l *Loop, e *Expr, env *Env) vset {
 		maps.Copy(sub.ranges, ev.ranges)
 		for k, set := range sets {
 			sub.ranges[keyOf(iter(l, k))] = set
+			if lens[k].known() {
+				sub.ranges[lenKey(l, k)] = lens[k]
+			}
 		}
 		return sub
+	}
+	grow := func(round int, set *vset, next vset) (changed bool) {
+		n := union(*set, next)
+		if !sameSet(n, *set) {
+			changed = true
+			if round >= maxReachRounds {
+				n = anything // widened: it keeps growing
+			}
+		}
+		*set = n
+		return changed
 	}
 	for round := 0; round < 2*maxReachRounds; round++ {
 		sub, changed := bound(), false
 		for k := range sets {
-			n := union(sets[k], sub.values(bind(l.next[k])))
-			if !sameSet(n, sets[k]) {
-				changed = true
-				if round >= maxReachRounds {
-					n = anything // widened: it keeps growing
-				}
+			changed = grow(round, &sets[k], sub.values(bind(l.next[k]))) || changed
+			if lens[k].known() {
+				changed = grow(round, &lens[k], sub.values(length(bind(l.next[k])))) || changed
 			}
-			sets[k] = n
 		}
 		if !changed {
 			return bound().values(e)
@@ -580,14 +596,17 @@ func (ev *evaluator) count(l *Loop, e *Expr, env *Env) (k int64, bounded, exact 
 		for j, st := range r.states {
 			ks := valueKeys(func(x *Expr) vset { return ev.at(l, st, j, x) }, e)
 			if ks == nil {
-				return bound()
+				seen = nil // a state the run does not follow (a slice)
+				break
 			}
 			exact = exact && len(ks) == 1 // one value per iteration, not a set of them
 			for _, k := range ks {
 				seen[k] = true
 			}
 		}
-		return int64(len(seen)), true, exact
+		if seen != nil {
+			return int64(len(seen)), true, exact
+		}
 	}
 	if c := ev.closed(l, e); c != nil {
 		if t, ok := ev.trips(l, env); ok && t <= maxVals {
@@ -928,6 +947,9 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 			return total, true
 		}
 	case kPure:
+		if e.Name == bucketName {
+			return maxFew, true // one per power the data reach
+		}
 		if e.Name == "min" || e.Name == "max" {
 			for _, a := range e.Args {
 				if n, ok := ev.formBound(a); ok {

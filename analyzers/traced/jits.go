@@ -50,9 +50,6 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 				if sharesCache(fv) {
 					continue // a named function: its wrappers share one cache
 				}
-				if boundToLocal(call.Common().Args[0]) && !f.receiverIsParam(expr, fn) {
-					continue // a method value of a receiver the function holds: one wrapper per receiver
-				}
 				if l := s.loopOf[b]; l != nil {
 					if r.differentCode(l, fv, call.Common().Args[0], s) {
 						continue // a different function on each iteration
@@ -63,7 +60,10 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 					out = append(out, RepeatedJit{Call: expr, Loop: l.Stmt, UsesLoop: varies(l, fv)})
 					continue
 				}
-				if capturesRun(fn, fv) && !usedOnceInRun(s, call) {
+				if boundToLocal(call.Common().Args[0]) && !f.receiverIsParam(expr, fn) {
+					continue // a method value of a receiver the function holds: one wrapper per receiver
+				}
+				if capturesRun(fn, fv) && !usedOnceInRun(s, call) && !r.returnedForOneUse(fn, call) {
 					continue // a closure over the run's own variables, handed on: a new function each run
 				}
 				if why := r.runsMany(fn, b, fv); why != "" {
@@ -251,6 +251,40 @@ func sharesCache(fv *Expr) bool {
 func usedOnceInRun(s *summary, w *ssa.Call) bool {
 	calls, _, other := wrapperUses(w)
 	return !other && !slices.ContainsFunc(calls, func(c *ssa.FieldAddr) bool { return s.loopOf[c.Block()] != nil })
+}
+
+// returnedForOneUse reports whether fn returns the wrapper that the jit.Jit
+// call w makes as its only result, and a call of fn in a loop calls what
+// it returns in that iteration only (a builder's Build() whose scorer the
+// caller calls and drops): each iteration is then one compile.
+func (r *Result) returnedForOneUse(fn *ssa.Function, w *ssa.Call) bool {
+	if fn.Signature.Results().Len() != 1 {
+		return false
+	}
+	for _, ref := range *w.Referrers() {
+		if _, ok := ref.(*ssa.Return); !ok {
+			if _, dbg := ref.(*ssa.DebugRef); !dbg {
+				return false
+			}
+		}
+	}
+	for _, cs := range r.flow.callSites(fn) {
+		call, ok := cs.instr.(*ssa.Call)
+		if !ok || cs.jitted != nil {
+			continue
+		}
+		s := r.flow.summary(call.Parent())
+		l := s.loopOf[call.Block()]
+		calls, methods, other := wrapperUses(call)
+		if l == nil || other || len(calls)+len(methods) == 0 {
+			continue // not in a loop, kept or handed on, or never called
+		}
+		inner := func(b *ssa.BasicBlock) bool { return s.loopOf[b] != l }
+		if !slices.ContainsFunc(calls, func(u *ssa.FieldAddr) bool { return inner(u.Block()) }) && !slices.ContainsFunc(methods, func(u *ssa.Call) bool { return inner(u.Block()) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // calledInInnerLoops reports whether every call of the wrapper that the

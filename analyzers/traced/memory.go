@@ -259,6 +259,10 @@ func (m *memory) read(p *Expr) *Expr {
 	}
 	if n := len(p.Args); n > 0 {
 		if _, ok := p.Args[n-1].int64Of(); !ok {
+			if len(grows) > 0 {
+				// A slice each key grows: its length is that key's.
+				v = seqAny(index(length(v), p.Args[n-1]), elements(v))
+			}
 			v = elementAt(v, p.Args[n-1]) // one of the stored values, at the index read
 		}
 	}
@@ -600,12 +604,41 @@ func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function,
 	if send, isSend := instr.(*ssa.Send); isSend {
 		v = m.perSend(s, v, send)
 	}
-	val := m.closed(s, v, env, owner, instr)
+	val, grows := m.closed(s, v, env, owner, instr), false
+	if added := mapGrowth(instr); added != nil {
+		// m[k] = append(m[k], x): each key's slice is as long as the updates
+		// that hit it, which the data decide.
+		val, grows = seqAny(fresh(instr), elements(m.closed(s, s.operand(added, instr.Block()), env, owner, instr))), true
+	}
 	for _, p := range pointers(tgt) {
 		if p.Site == base {
-			add(placed{path: append(append([]*Expr(nil), p.Args...), unknown), val: val})
+			add(placed{path: append(append([]*Expr(nil), p.Args...), unknown), val: val, grows: grows})
 		}
 	}
+}
+
+// mapGrowth returns what a map update that appends to the value it reads
+// at a key (m[k] = append(m[k], x)) appends, or nil.
+func mapGrowth(instr ssa.Instruction) ssa.Value {
+	u, ok := instr.(*ssa.MapUpdate)
+	if !ok {
+		return nil
+	}
+	call, ok := u.Value.(*ssa.Call)
+	if !ok || len(call.Common().Args) != 2 {
+		return nil
+	}
+	if b, ok := call.Common().Value.(*ssa.Builtin); !ok || b.Name() != "append" {
+		return nil
+	}
+	from := call.Common().Args[0]
+	if ex, ok := from.(*ssa.Extract); ok {
+		from = ex.Tuple
+	}
+	if lk, ok := from.(*ssa.Lookup); ok && lk.X == u.Map {
+		return call.Common().Args[1]
+	}
+	return nil
 }
 
 // perSend is a message v, sent by send, with the iterations of the loops

@@ -672,6 +672,9 @@ func (ev *evaluator) lengthOf(x *Expr) vset {
 	case kIter:
 		l := x.Loop
 		l.sum.solve(l)
+		if r, ok := ev.ranges[lenKey(l, x.N)]; ok {
+			return r
+		}
 		if x.N >= 0 && ev.running[l] {
 			if c := lengthClosed(l, x.N); c != nil {
 				if env := ev.envOf(l); env != nil {
@@ -688,6 +691,12 @@ func (ev *evaluator) lengthOf(x *Expr) vset {
 	return anything
 }
 
+// nonNegative reports whether e is at least 0 by its form: a length or
+// a capacity, also as a loop leaves it.
+func nonNegative(e *Expr) bool {
+	return e.Kind == kLen || e.Kind == kPure && e.Name == "cap" || e.Kind == kAtExit && nonNegative(e.Args[0])
+}
+
 // pure evaluates min, max and the math functions.
 func (ev *evaluator) pure(e *Expr) vset {
 	sets := make([]vset, len(e.Args))
@@ -695,8 +704,9 @@ func (ev *evaluator) pure(e *Expr) vset {
 		sets[i] = ev.values(a)
 	}
 	if e.Name == "min" || e.Name == "max" {
-		acc := sets[0]
-		for _, s := range sets[1:] {
+		acc, accNonNeg := sets[0], nonNegative(e.Args[0])
+		for i, s := range sets[1:] {
+			sNonNeg := nonNegative(e.Args[i+1])
 			if acc.vals != nil && s.vals != nil && len(acc.vals)*len(s.vals) <= maxVals {
 				var out []vset
 				for _, a := range acc.vals {
@@ -708,7 +718,7 @@ func (ev *evaluator) pure(e *Expr) vset {
 						out = append(out, single(pick))
 					}
 				}
-				acc = union(out...)
+				acc, accNonNeg = union(out...), accNonNeg && sNonNeg
 				continue
 			}
 			al, ah, ok1 := acc.interval()
@@ -717,17 +727,22 @@ func (ev *evaluator) pure(e *Expr) vset {
 			case e.Name == "min" && ok1 && ok2:
 				acc = vset{lo: min(al, bl), hi: min(ah, bh), bounded: true}
 			case e.Name == "min" && (ok1 || ok2):
-				// min is at most any bounded argument.
-				lo, hi := al, ah
+				// min is at most any bounded argument, and at least the
+				// least of it and 0 when the other is a length.
+				lo, hi, other := al, ah, sNonNeg
 				if ok2 {
-					lo, hi = bl, bh
+					lo, hi, other = bl, bh, accNonNeg
 				}
-				acc = vset{lo: min(lo, math.MinInt64/2), hi: hi, bounded: true}
+				if !other {
+					lo = math.MinInt64 / 2
+				}
+				acc = rangeSet(min(lo, 0), hi)
 			case e.Name == "max" && ok1 && ok2:
 				acc = vset{lo: max(al, bl), hi: max(ah, bh), bounded: true}
 			default:
 				acc = anything
 			}
+			accNonNeg = e.Name == "min" && accNonNeg && sNonNeg || e.Name == "max" && (accNonNeg || sNonNeg)
 		}
 		return acc
 	}

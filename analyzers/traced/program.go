@@ -56,6 +56,9 @@ type flow struct {
 	// applying counts the calls being applied inside one another while
 	// summaries are bound to their arguments (calls.go).
 	applying int
+	// madeIfaces are the types the package makes interface values of
+	// (callgraph.go), once asked.
+	madeIfaces []types.Type
 }
 
 // buildSSA builds the SSA form of the package, as passes/buildssa does,

@@ -214,10 +214,10 @@ func (j *JittedCall) ArgChurn(k int, path []int) *Churn {
 		}
 	}
 	c := j.r.churn(j.instr, e, maxUpDepth, j.wrapper)
-	if c != nil && !c.DistinctKnown && c.Source == "" && isLabel(t) && received(e) {
-		// A string or bool read from each message received, whose values
-		// are not known (a mode, a topic): labels take a few values; not
-		// known to churn.
+	if c != nil && !c.DistinctKnown && c.Source == "" && isLabel(t) && (received(e) || c.Handler != "") {
+		// A string or bool read from each message received or each request
+		// served, whose values are not known (a mode, a topic): labels take
+		// a few values; not known to churn.
 		return nil
 	}
 	return c
@@ -358,6 +358,8 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 			return nil // a few values (each iteration one of a few: buckets)
 		case !bounded && f.capped(l, e):
 			return nil // not known to change (capped by a min or max)
+		case !bounded && tableEntry(l, e):
+			return nil // entries of a table the loop keeps (a bucket list searched): as many as the table, however many calls
 		case !bounded && unknownShape(e):
 			// A shape whose dims are not known here: known, perhaps, once
 			// the function values and arrays it is made from are bound (a
@@ -395,6 +397,36 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 		}
 	}
 	return nil
+}
+
+// tableEntry reports whether e, on each iteration of l, is an entry of a
+// sequence that l does not change, read at an index that does not walk l
+// or step through it (a bucket that a search finds, the last entry, one
+// the data pick; not a position that moves on each call), or
+// a tuple of such entries and parts that l keeps: its values are at most
+// the table's, however many times l runs.
+func tableEntry(l *Loop, e *Expr) bool {
+	switch e.Kind {
+	case kTuple:
+		return !slices.ContainsFunc(e.Args, func(a *Expr) bool { return a != nil && varies(l, a) && !tableEntry(l, a) })
+	case kSelect:
+		return tableEntry(l, e.Args[1]) && tableEntry(l, e.Args[2])
+	case kChoice:
+		return !slices.ContainsFunc(e.Args, func(a *Expr) bool { return !tableEntry(l, a) })
+	case kAtExit:
+		return tableEntry(l, e.Args[0])
+	case kLoad:
+		p := e.Args[0]
+		if p.Kind != kPtr || p.Site != nil || p.Name != "elem" || len(p.Args) != 2 {
+			return false
+		}
+		walks := p.Args[1].mentions(func(a *Expr) bool {
+			adv, moves := a.Site.(advance) // a position that each call moves on
+			return a.Kind == kIter && a.Loop == l || a.Kind == kFresh && moves && l.sum.f.advances(l, adv)
+		})
+		return !varies(l, p.Args[0]) && !walks
+	}
+	return false
 }
 
 // varyingParts is e without the parts of a tuple (a shape's dims, a

@@ -18,4 +18,7 @@ func schedules(x jit.Array) {
 	for n := range 300 {
 		power.Call(sched.NextPow2(n), x) // at most 11 values (1 … 1024): a few compiles
 	}
+	for n := range 300 {
+		power.Call(sched.Grow(n), x) // doubled until it holds n: a few compiles however large n grows
+	}
 }

@@ -39,6 +39,31 @@ func compileOffset() *jit.Func[func(jit.Array) jit.Array] {
 	return jit.Jit(func(x jit.Array) jit.Array { return x.Add(1) }) // want `jit.Jit runs on every call of compileOffset, and compileOffset is called in a loop`
 }
 
+// fcBuilder configures a scorer; Build jits a closure over its settings.
+type fcBuilder struct{ scale float64 }
+
+func newFcBuilder() *fcBuilder { return &fcBuilder{scale: 1} }
+
+func (b *fcBuilder) Scale(s float64) *fcBuilder { b.scale = s; return b }
+
+func (b *fcBuilder) Build() *jit.Func[func(jit.Array) jit.Array] {
+	s := b.scale
+	return jit.Jit(func(x jit.Array) jit.Array { return x.Mul(s) }) // want `jit.Jit runs on every call of Build, and Build is called in a loop`
+}
+
+// buildPerRequest builds a scorer per request and calls it once; the
+// scorer built once is called in the loop.
+func buildPerRequest(x jit.Array) {
+	for range 4 {
+		scorer := newFcBuilder().Scale(0.5).Build()
+		scorer.Call(x)
+	}
+	once := newFcBuilder().Scale(2).Build()
+	for range 4 {
+		once.Call(x)
+	}
+}
+
 func keptWrappers(x jit.Array) {
 	// Not reported: compiled once per factor, kept in a map and called
 	// on every round.

@@ -11,15 +11,24 @@ import (
 // A request handler runs once per request: a jit.Jit call in it, or in a
 // function it calls, makes a new wrapper (and a new compile) per request;
 // a static argument it decodes from the request is a new value per
-// request. A wrapper made once and a static value from a few buckets are
-// not churn.
+// request. A wrapper made once, a static value from a few buckets and a
+// label (a mode string, a flag) are not churn.
 
 type haRequest struct {
 	Temperature float64   `json:"temperature"`
 	Rows        []float32 `json:"rows"`
+	Mode        string    `json:"mode"`
+	Calibrate   bool      `json:"calibrate"`
 }
 
 var haScale = jit.Jit(func(t float64, x jit.Array) jit.Array { return x.Div(t) }, jit.StaticArgnums(0))
+
+var haModed = jit.Jit(func(mode string, on bool, x jit.Array) jit.Array {
+	if mode == "raw" || !on {
+		return x
+	}
+	return x.Tanh()
+}, jit.StaticArgnums(0, 1))
 
 func haDecode(r *http.Request) (haRequest, bool) {
 	var req haRequest
@@ -36,6 +45,7 @@ func haCalibrated(w http.ResponseWriter, r *http.Request) {
 	scaled.Call(jit.FromSlice(req.Rows))
 	haScale.Call(req.Temperature, jit.FromSlice(req.Rows))          // want `static argument t comes from each request to haCalibrated: each new value traces and compiles again. Pass it as an array argument`
 	haScale.Call(haLevel(req.Temperature), jit.FromSlice(req.Rows)) // not reported: three levels
+	haModed.Call(req.Mode, req.Calibrate, jit.FromSlice(req.Rows))  // not reported: a mode and a switch, labels of a few values
 }
 
 func haLevel(t float64) float64 {
@@ -49,7 +59,7 @@ func haLevel(t float64) float64 {
 }
 
 func haPredict(rows []float32) jit.Array {
-	f := jit.Jit(func(x jit.Array) jit.Array { return x.Sum() }) // want `jit.Jit runs on every call of haPredict, and it runs in an HTTP handler \(the function literal at httphandlers.go:59\), once per request`
+	f := jit.Jit(func(x jit.Array) jit.Array { return x.Sum() }) // want `jit.Jit runs on every call of haPredict, and it runs in an HTTP handler \(the function literal at httphandlers.go:69\), once per request`
 	return f.Call(jit.FromSlice(rows))
 }
 

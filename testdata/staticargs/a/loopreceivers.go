@@ -6,7 +6,8 @@ import "github.com/jitlint/jitlint/jit"
 // parameter, reassigned on each epoch — is a new function on every
 // iteration: jitting it there compiles on every iteration, and cannot move
 // before the loop; the method expression jitted once, with the receiver as
-// an argument, compiles once.
+// an argument, compiles once. A method value jitted in a loop is a new
+// wrapper on every iteration, whatever its receiver: each compiles again.
 
 type lrModel struct{ W jit.Array }
 
@@ -18,6 +19,15 @@ func loopReceivers(m lrModel, x jit.Array) {
 	for epoch := 0; epoch < 4; epoch++ {
 		m = m.step()
 		fwd := jit.Jit(m.Forward) // want `jit.Jit is called on every iteration of this loop, on a function made of the loop's values: .* jit the method expression`
+		fwd.Call(x)
+	}
+	for epoch := 0; epoch < 4; epoch++ {
+		fwd := jit.Jit(lrModel{W: x}.Forward) // want `jit.Jit is called on every iteration of this loop: each call makes a new wrapper`
+		fwd.Call(x)
+	}
+	fixed := m
+	for epoch := 0; epoch < 4; epoch++ {
+		fwd := jit.Jit(fixed.Forward) // want `jit.Jit is called on every iteration of this loop: each call makes a new wrapper`
 		fwd.Call(x)
 	}
 	forward := jit.Jit(lrModel.Forward)

@@ -58,11 +58,11 @@ type monitor struct{ ref float64 }
 func (m *monitor) Drift(x jit.Array) jit.Array { return x.Sub(m.ref) }
 
 func methodValues(x jit.Array, fixed scorer) {
-	// Not reported: each iteration makes a new receiver, a different
-	// function; one wrapper per receiver is what the code says.
+	// Reported: each iteration makes a new receiver, and a new wrapper of
+	// the same method, which compiles again.
 	for i := range 3 {
 		s := scorer{w: float64(i)}
-		fmt.Println(jit.Jit(s.Score).Call(x))
+		fmt.Println(jit.Jit(s.Score).Call(x)) // want `jit.Jit is called on every iteration of this loop, on a function made of the loop's values: .* jit the method expression`
 	}
 	// Reported: the same receiver every time.
 	for range 3 {

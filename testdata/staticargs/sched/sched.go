@@ -23,6 +23,16 @@ func NextPow2(n int) int {
 	return p
 }
 
+// Grow returns the smallest bucket, 16 doubled as often as needed, that
+// holds n: no cap, yet one of a few values for any data.
+func Grow(n int) int {
+	b := 16
+	for b < n {
+		b *= 2
+	}
+	return b
+}
+
 // Decay decays base by rate per step: a new value every step.
 func Decay(base float64, step int) float64 {
 	for range step {

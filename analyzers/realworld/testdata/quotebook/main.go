@@ -69,7 +69,7 @@ func main() {
 	prices, qty := basket(0)
 	for _, c := range customers {
 		pr := loyalty{keep: 1 - c.discount}
-		loyal := jit.Jit(pr.Total)
+		loyal := jit.Jit(pr.Total) // want staticargs
 		fmt.Printf("%-5s pays %.2f USD\n", c.name, loyal.Call(prices, qty).Item())
 	}
 

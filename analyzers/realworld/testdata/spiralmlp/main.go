@@ -103,7 +103,7 @@ func main() {
 			loss, g = vg.Call(m, x, y)
 			m = m.apply(g, 0.3)
 		}
-		acc := jit.Jit(m.Accuracy)
+		acc := jit.Jit(m.Accuracy) // want staticargs
 		fmt.Printf("epoch %d  loss %.4f  accuracy %.3f\n", epoch, loss.Item(), acc.Call(x, y).Item())
 	}
 
