@@ -49,6 +49,16 @@ const directWork = 24 * 24 * 24
 // the fork and join (a few µs per phase) starts to pay.
 const gemmParallelWork = 1 << 20
 
+// gemmSplitCols is the fewest output columns per worker for which a
+// product of few batches is split by columns, each worker packing its own
+// columns of B and all of A, rather than sharing packed panels of B: A is
+// then packed once per worker, which costs little once a worker's columns
+// are several micro-panels, and the workers never wait for each other
+// within the product. On the 2-core Zen 4 measured (bench/RESULTS.md) this
+// was 7–20 % faster than sharing from 128² to 2048² and on the
+// transformer shape.
+const gemmSplitCols = 64
+
 // gemmTask is a unit of work: rows [m0, m1) and columns [n0, n1) of batch
 // b's output.
 type gemmTask struct{ b, m0, m1, n0, n1 int }
@@ -58,11 +68,13 @@ type gemmTask struct{ b, m0, m1, n0, n1 int }
 // through their views; S is the operands' element type, T the compute
 // type (C's).
 //
-// Over several workers a product runs in one of two ways. With at least
+// Over several workers a product runs in one of three ways. With at least
 // two batches per worker (or on the direct loops) each task is a whole
 // batch (or a range of rows of one) that a worker computes alone, packing
-// its own panels. Otherwise the workers share each packed kc×nc panel of
-// B: the calling goroutine dispatches, for each panel, first its packing
+// its own panels. A product of fewer batches whose output has at least
+// gemmSplitCols columns per worker is cut into one column range per
+// worker, each packing its own columns of B and all of A. Otherwise the
+// workers share each packed kc×nc panel of B: the calling goroutine dispatches, for each panel, first its packing
 // (split into runs of micro-panels) and then the mc-row blocks of A (each
 // worker packs its block, split into column ranges when there are too few
 // blocks), one fork and join after the other, so that no task ever waits
@@ -91,7 +103,7 @@ func newGemmPlan[S, T float32 | float64](batch, m, n, k int, a, b matView, kern 
 		nw = workers()
 	}
 	g.nw = nw
-	g.shared = nw > 1 && !g.direct && batch < 2*nw
+	g.shared = nw > 1 && !g.direct && batch < 2*nw && n < gemmSplitCols*nw
 	if !g.shared {
 		g.tasks = g.split(nw)
 	}
@@ -99,22 +111,31 @@ func newGemmPlan[S, T float32 | float64](batch, m, n, k int, a, b matView, kern 
 }
 
 // split cuts the output into tasks of the direct loops or of whole
-// batches: whole batches when there are enough, else row ranges (at least
-// 8 rows) and then column ranges (at least 64 columns), about two tasks per
-// worker so that a worker the OS delays holds up little.
+// batches: whole batches when there are enough; for the packed loops on
+// wide outputs, column ranges of each batch (multiples of nr), one per
+// worker; else row ranges (at least 8 rows) and then column ranges (at
+// least 64 columns), about two tasks per worker so that a worker the OS
+// delays holds up little.
 func (g *gemmPlan[S, T]) split(nw int) []gemmTask {
 	want := 1
 	if nw > 1 {
 		want = 2 * nw
 	}
 	mParts, nParts := 1, 1
-	if g.batch < want {
+	switch {
+	case g.batch >= want:
+	case !g.direct && g.n >= gemmSplitCols*nw:
+		nParts = (nw + g.batch - 1) / g.batch
+	default:
 		per := (want + g.batch - 1) / g.batch
 		mParts = max(1, min(per, g.m/8))
 		nParts = max(1, min((per+mParts-1)/mParts, g.n/64))
 	}
 	mStep := (g.m + mParts - 1) / mParts
 	nStep := (g.n + nParts - 1) / nParts
+	if !g.direct && nParts > 1 {
+		nStep = roundUp(nStep, g.kern.nr) // whole micro-panels
+	}
 	var ts []gemmTask
 	for b := 0; b < g.batch; b++ {
 		for m0 := 0; m0 < g.m || m0 == 0; m0 += max(1, mStep) {

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -235,5 +236,61 @@ func TestConvertFusesIntoPacking(t *testing.T) {
 	cj2 := &ir.ClosedJaxpr{Jaxpr: bl.Jaxpr(p, xc)}
 	if _, l := compileCJ(t, cj2); len(l.prog.steps) != 2 {
 		t.Fatalf("a convert read elsewhere must stay\n%s", l.Text())
+	}
+}
+
+// TestWideProductsSplitByColumns checks how a product of one batch runs
+// over two workers: a wide one as one column range per worker (whole
+// micro-panels, every row), a narrow one on shared panels of B; and that
+// either way the bits are those of one worker, since the summation order
+// depends on kc only.
+func TestWideProductsSplitByColumns(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	view := func(rows, cols int) matView {
+		return newMatView([]int{0}, axisOffsets([]int{rows, cols}, []int{0}), axisOffsets([]int{rows, cols}, []int{1}))
+	}
+	for _, s := range []struct {
+		m, k, n int
+		shared  bool
+	}{{256, 256, 256, false}, {300, 200, 130, false}, {512, 256, 40, true}} {
+		a, b := view(s.m, s.k), view(s.k, s.n)
+		g := newGemmPlan[float32](1, s.m, s.n, s.k, a, b, goKernelF32, blockingF32)
+		if g.shared != s.shared {
+			t.Fatalf("%v: shared %v, want %v (%s)", s, g.shared, s.shared, g.describe())
+		}
+		if !s.shared {
+			if len(g.tasks) != 2 || g.tasks[0].n0 != 0 || g.tasks[1].n1 != s.n || g.tasks[0].n1 != g.tasks[1].n0 || g.tasks[0].n1%goKernelF32.nr != 0 {
+				t.Fatalf("%v: tasks %+v, want two column ranges of whole micro-panels", s, g.tasks)
+			}
+			for _, tk := range g.tasks {
+				if tk.m0 != 0 || tk.m1 != s.m {
+					t.Fatalf("%v: task %+v does not cover every row", s, tk)
+				}
+			}
+		}
+		r := rand.New(rand.NewPCG(3, uint64(s.n)))
+		x, y := make([]float32, s.m*s.k), make([]float32, s.k*s.n)
+		for i := range x {
+			x[i] = r.Float32()*2 - 1
+		}
+		for i := range y {
+			y[i] = r.Float32()*2 - 1
+		}
+		got := make([]float32, s.m*s.n)
+		if err := g.newRun().run(x, y, got, nil); err != nil {
+			t.Fatal(err)
+		}
+		runtime.GOMAXPROCS(1)
+		one := newGemmPlan[float32](1, s.m, s.n, s.k, a, b, goKernelF32, blockingF32)
+		want := make([]float32, s.m*s.n)
+		if err := one.newRun().run(x, y, want, nil); err != nil {
+			t.Fatal(err)
+		}
+		runtime.GOMAXPROCS(2)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%v: element %d is %v over two workers, %v on one", s, i, got[i], want[i])
+			}
+		}
 	}
 }
