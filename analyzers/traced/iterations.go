@@ -951,11 +951,16 @@ func (ev *evaluator) formBound(e *Expr) (int64, bool) {
 			return maxFew, true // one per power the data reach
 		}
 		if e.Name == "min" || e.Name == "max" {
+			// One of its operands' values: as many as theirs together.
+			var total int64
 			for _, a := range e.Args {
-				if n, ok := ev.formBound(a); ok {
-					return n + int64(len(e.Args)) - 1, true
+				n, ok := ev.formBound(a)
+				if !ok {
+					return 0, false
 				}
+				total += n
 			}
+			return total, true
 		}
 	}
 	return 0, false

@@ -356,8 +356,8 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 			// a new value at each element read: churn however long the loop
 		case bounded && repeats(k, calls, callsKnown), bounded && !exact && k <= maxFew:
 			return nil // a few values (each iteration one of a few: buckets)
-		case !bounded && f.capped(l, e):
-			return nil // not known to change (capped by a min or max)
+		case !bounded && !known && f.capped(l, e):
+			return nil // not known to change (capped by a min or max; over trips that are known, as many as they are)
 		case !bounded && tableEntry(l, e):
 			return nil // entries of a table the loop keeps (a bucket list searched): as many as the table, however many calls
 		case !bounded && unknownShape(e):
