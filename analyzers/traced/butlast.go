@@ -162,16 +162,24 @@ func appendedBy(l *Loop, it *Expr) *Expr {
 			added = append(added, a)
 		}
 		return choice(added...)
-	case grown.Kind == kIter && grown.Loop != l && grown.N >= 0:
-		// The state after an inner loop, which exits at its header.
-		inner, innerIt := grown.Loop, grown
-		inner.sum.solve(inner)
-		if innerIt.N >= len(inner.init) || inner.init[innerIt.N].String() != it.String() {
-			return nil
-		}
-		if el := appendedBy(inner, innerIt); el != nil {
-			return overLoop(inner, el)
-		}
+	case grown.Kind == kIter && grown.Loop != l:
+		return appendedInner(it, grown) // the state after an inner loop, which exits at its header
+	case grown.Kind == kAtExit && grown.Args[0].Kind == kIter && grown.Args[0].Loop == grown.Loop && grown.Loop != l:
+		return appendedInner(it, grown.Args[0]) // ... or in its body
+	}
+	return nil
+}
+
+// appendedInner is one of the elements that the inner loop of its state
+// innerIt appends, over its iterations, when that state starts from it.
+func appendedInner(it, innerIt *Expr) *Expr {
+	inner := innerIt.Loop
+	inner.sum.solve(inner)
+	if innerIt.N < 0 || innerIt.N >= len(inner.init) || inner.init[innerIt.N].String() != it.String() {
+		return nil
+	}
+	if el := appendedBy(inner, innerIt); el != nil {
+		return overLoop(inner, el)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package traced
 
 import (
 	"cmp"
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -156,6 +157,14 @@ func (f *flow) external(fn *ssa.Function, args []*Expr, mode *Expr, site any) *E
 		if p := orig.Pkg.Pkg.Path(); pureName(p, orig.Name()) || p == "time" && fn.Signature.Recv() != nil {
 			// A pure function, or a method of a time value: its result is
 			// made of its arguments (time.Now().Unix() still reads the clock).
+			if n := fn.Signature.Results().Len(); n > 1 {
+				// strconv.Atoi's value and error: each made of the arguments.
+				outs := []*Expr{pure(name, args)}
+				for i := 1; i < n; i++ {
+					outs = append(outs, pure(fmt.Sprintf("%s#%d", name, i), args))
+				}
+				return node(kTuple, outs...)
+			}
 			return pure(name, args)
 		}
 		if p := orig.Pkg.Pkg.Path(); (p == "math/rand" || p == "math/rand/v2") && strings.HasPrefix(orig.Name(), "New") {

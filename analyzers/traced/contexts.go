@@ -390,6 +390,23 @@ func (f *flow) rootContext(r *Root) *Context {
 			}
 		}
 	}
+	if gradOnly(r) {
+		// jit.Grad(f)(x, ...): f is called with what the calls of the
+		// gradient pass, of the same shapes.
+		v := r.Call.Value()
+		for _, ref := range *v.Referrers() {
+			call, ok := ref.(*ssa.Call)
+			if !ok || call.Common().Value != v {
+				continue
+			}
+			var args []*Expr
+			for _, a := range f.argsOf(f.summary(call.Parent()), call.Common(), call.Block()) {
+				args = append(args, choice(f.resolveUp(call.Parent(), a, maxUpDepth)...))
+			}
+			passed = append(passed, args)
+			sites = append(sites, call)
+		}
+	}
 	for i, p := range fn.Params {
 		flags := ""
 		if mapped[i] {
@@ -415,6 +432,12 @@ func (f *flow) rootContext(r *Root) *Context {
 		}
 	}
 	return &Context{Fn: fn, Env: env, Root: r, flow: f}
+}
+
+// gradOnly reports whether r is a call of jit.Grad or ValueAndGrad, not
+// under a Vmap (whose calls pass arrays of more dims than the function's).
+func gradOnly(r *Root) bool {
+	return r.Wrapper == nil && r.Call != nil && r.Call.Value() != nil && (r.Entry == "Grad" || r.Entry == "ValueAndGrad") && len(r.Transforms) == 1
 }
 
 // transformFlags says which parameters the root's transformations map

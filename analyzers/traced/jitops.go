@@ -145,13 +145,28 @@ func (f *flow) jittedCall(w *Expr, args []*Expr, mode *Expr, site any) *Expr {
 }
 
 // transformed is the result of calling a function made by jit.Vmap, Grad
-// or ValueAndGrad: arrays whose shapes are not followed, traced in the
-// caller's mode.
+// or ValueAndGrad, traced in the caller's mode: a gradient has the
+// structure and dims of the argument it differentiates (the first, or the
+// one Argnums names), a value of ValueAndGrad is a scalar; the shapes of
+// Vmap's results are not followed.
 func (f *flow) transformed(t *Expr, args []*Expr, mode *Expr, site any) *Expr {
-	if t.Name == "ValueAndGrad" {
-		return node(kTuple, array(t.Name, site, args, nil, mode), array(t.Name, site, args, nil, mode))
+	if t.Name == "Vmap" {
+		return array(t.Name, site, args, nil, mode)
 	}
-	return array(t.Name, site, args, nil, mode)
+	grad := array(t.Name, site, args, nil, mode)
+	argnum := int64(0)
+	if nums := options(t)["Argnums"]; len(nums) == 1 {
+		argnum, _ = nums[0].int64Of()
+	} else if len(nums) > 1 {
+		argnum = -1
+	}
+	if argnum >= 0 && int(argnum) < len(args) {
+		grad = carried(args[argnum], mode)
+	}
+	if t.Name == "ValueAndGrad" {
+		return node(kTuple, array(t.Name, site, args, []*Expr{}, mode), grad)
+	}
+	return grad
 }
 
 // tracerOf is whether x is a tracer.

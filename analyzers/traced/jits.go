@@ -50,6 +50,9 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 				if sharesCache(fv) {
 					continue // a named function: its wrappers share one cache
 				}
+				if r.traceFails(call) {
+					continue // it never compiles: the conversion that fails is the finding
+				}
 				if l := s.loopOf[b]; l != nil {
 					if r.differentCode(l, fv, call.Common().Args[0], s) {
 						continue // a different function on each iteration
@@ -74,6 +77,25 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 	}
 	sortByPos(out, func(j RepeatedJit) token.Pos { return j.Call.Pos() })
 	return out
+}
+
+// traceFails reports whether every trace that the jit.Jit call makes
+// fails: in each of its root contexts, every return of the function is
+// after a conversion of a traced value that surely runs.
+func (r *Result) traceFails(call ssa.CallInstruction) bool {
+	found := false
+	for _, c := range r.contexts {
+		if c.Parent != nil || c.Root == nil || c.Root.Call != call {
+			continue
+		}
+		found = true
+		for _, b := range c.Fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && c.Live(b) && !r.failsBefore(c, ret) {
+				return false
+			}
+		}
+	}
+	return found
 }
 
 // kept reports whether the wrapper a jit.Jit call makes is kept in a cache
@@ -464,6 +486,36 @@ func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock, fv *Expr) string 
 	}
 	if most > 1 {
 		return fmt.Sprintf("%s is called from %d places", fn.Name(), most)
+	}
+	return r.callerRunsMany(fn, b, maxUpDepth)
+}
+
+// callerRunsMany says why fn's block b runs many times because the one
+// function that calls fn (surely reaching b) does, up to depth callers: a
+// command handler that a dispatcher calls, and main calls the dispatcher
+// in a loop; "" when that is not known.
+func (r *Result) callerRunsMany(fn *ssa.Function, b *ssa.BasicBlock, depth int) string {
+	f := r.flow
+	sites := f.callSites(fn)
+	if depth == 0 || len(sites) != 1 {
+		return ""
+	}
+	cs := sites[0]
+	if _, closure := cs.instr.(*ssa.MakeClosure); closure || cs.jitted != nil || cs.atoms != cs.caller || cs.caller == fn {
+		return ""
+	}
+	if c := (&Context{Fn: fn, Env: &Env{Fn: fn, Params: cs.args, Frees: cs.frees}, flow: f}); !c.Live(b) || depth == maxUpDepth && !c.surely(b) {
+		return "" // fn's own block on every call; the callers' calls only live (a dispatcher's call of the handler it looked up)
+	}
+	caller := f.summary(cs.caller)
+	if l := caller.loopOf[cs.instr.Block()]; l != nil {
+		if depth == maxUpDepth || onceFromTable(l, fn, cs, caller) {
+			return "" // runsMany's own question, or one entry of a table run once
+		}
+		return fmt.Sprintf("%s is called by %s, in a loop at %s", fn.Name(), cs.caller.Name(), r.Where(cs.instr.Pos()))
+	}
+	if why := r.callerRunsMany(cs.caller, cs.instr.Block(), depth-1); why != "" {
+		return fmt.Sprintf("%s is called by %s, and %s", fn.Name(), cs.caller.Name(), why)
 	}
 	return ""
 }

@@ -277,18 +277,45 @@ func (m *memory) writtenOutside(a *ssa.Alloc) ssa.CallInstruction {
 		return call
 	}
 	var call ssa.CallInstruction
-	if use := addressUse(a, true, func(ref ssa.Instruction, v ssa.Value) bool {
-		u, ok := ref.(ssa.CallInstruction)
-		if !ok {
-			return false
-		}
+	writes := func(u ssa.CallInstruction, v ssa.Value) bool {
 		callee := u.Common().StaticCallee()
 		return (callee == nil || !m.f.local(callee) && jitName(callee) == "") && !readOnlyArg(u, v)
-	}); use != nil {
+	}
+	if use := addressUse(a, true, func(ref ssa.Instruction, v ssa.Value) bool {
+		switch u := ref.(type) {
+		case ssa.CallInstruction:
+			return writes(u, v)
+		case *ssa.Store:
+			// The address put in a call's variadic arguments (fmt.Sscanf's
+			// &h): the call that takes them.
+			if va, ok := addrRoot(u.Addr).(*ssa.Alloc); ok && u.Val == v && va.Comment == "varargs" {
+				if c := varargsCall(va); c != nil && writes(c, nil) {
+					call = c
+					return true
+				}
+			}
+		}
+		return false
+	}); use != nil && call == nil {
 		call = use.(ssa.CallInstruction)
 	}
 	m.outside[a] = call
 	return call
+}
+
+// varargsCall is the call that a variadic arguments array is passed to
+// (through the slice made of it), or nil.
+func varargsCall(va *ssa.Alloc) ssa.CallInstruction {
+	for _, ref := range *va.Referrers() {
+		if sl, ok := ref.(*ssa.Slice); ok {
+			for _, r := range *sl.Referrers() {
+				if c, ok := r.(ssa.CallInstruction); ok {
+					return c
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // along is the part of v at path below a value of type t.

@@ -438,6 +438,10 @@ func (ev *evaluator) arrayDims(x *Expr) []*Expr {
 		}
 	case kChoice:
 		return choiceDims(x.Args, ev.arrayDims)
+	case kInput:
+		if len(x.Args) > 0 {
+			return choiceDims(x.Args, ev.arrayDims) // what the calls pass: a loop's state fed back, say
+		}
 	}
 	return nil
 }

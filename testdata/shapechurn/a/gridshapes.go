@@ -69,3 +69,32 @@ func gridShapes(x jit.Array) {
 		gsEval.Call(p, x) // want `argument p has a different shape on each iteration`
 	}
 }
+
+// A tiling by counting loops (the inner loop leaves from its test, in its
+// body): edge tiles are cut by min, so the tiles have two heights and two
+// widths however many there are.
+
+type gsTile struct{ x0, y0, w, h int }
+
+const gsWidth, gsHeight, gsTileSize = 100, 60, 16
+
+func gsTiles() []gsTile {
+	var out []gsTile
+	for y := 0; y < gsHeight; y += gsTileSize {
+		for x := 0; x < gsWidth; x += gsTileSize {
+			out = append(out, gsTile{x, y, min(gsTileSize, gsWidth-x), min(gsTileSize, gsHeight-y)})
+		}
+	}
+	return out
+}
+
+var gsShade = jit.Jit(func(u jit.Array) jit.Array { return u.Sin() })
+
+func gridTiles() {
+	for _, t := range gsTiles() {
+		gsShade.Call(jit.Zeros(jit.Float32, t.h, t.w)) // not reported: four shapes for 28 tiles
+	}
+	for i, t := range gsTiles() {
+		gsShade.Call(jit.Zeros(jit.Float32, t.h+i, t.w)) // want `argument u has a different shape on each iteration`
+	}
+}

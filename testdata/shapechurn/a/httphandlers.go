@@ -2,6 +2,8 @@ package a
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/jitlint/jitlint/jit"
@@ -89,15 +91,25 @@ func hhLogged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) })
 }
 
+// upload reads the image's dims from the body's header: what fmt.Sscanf
+// writes through its variadic pointers is the request's.
+func (s *hhServer) upload(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var h, wd int
+	fmt.Sscanf(string(body), "%d %d", &h, &wd)
+	s.score.Call(jit.Zeros(jit.Float32, h, wd)) // want `has a shape that each request to upload sets`
+}
+
 func hhRoutes(s *hhServer) *http.ServeMux {
 	mux := http.NewServeMux()
+	mux.HandleFunc("/upload", s.upload)
 	mux.HandleFunc("/raw", s.raw)
 	mux.HandleFunc("/bucketed", s.bucketed)
 	mux.Handle("/configured", hhLogged(http.HandlerFunc(s.configured)))
 	mux.Handle("/wrapped", hhLogged(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req hhRequest
 		if json.NewDecoder(r.Body).Decode(&req) == nil {
-			s.score.Call(hhRows(req.Rows, len(req.Rows))) // want `argument hhRows\(req.Rows, len\(req.Rows\)\) has a shape that each request to the function literal at httphandlers.go:97 sets`
+			s.score.Call(hhRows(req.Rows, len(req.Rows))) // want `argument hhRows\(req.Rows, len\(req.Rows\)\) has a shape that each request to the function literal at httphandlers.go:109 sets`
 		}
 	})))
 	return mux
