@@ -85,7 +85,7 @@ func TestRejitMethods(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		s := scaler{float32(i + 1)}
-		f := jit.Jit(s.apply)
+		f := jit.Jit(s.apply) //jitlint:ignore staticargs the test makes a method value of a new receiver per iteration on purpose
 		if got := f.Call(x).Float32s(); got[1] != s.k {
 			t.Fatalf("method value of %v: got %v, want %v", s, got[1], s.k)
 		}

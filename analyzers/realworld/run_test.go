@@ -61,6 +61,9 @@ func jitlintProbe(id string) {
 			break
 		}
 	}
+	if where == "eager" && strings.HasSuffix(id, " body") {
+		return // only a body's runs inside a trace are counted: a host loop's would be a write per iteration
+	}
 	jitlintProbeMu.Lock()
 	defer jitlintProbeMu.Unlock()
 	if jitlintProbeOut == nil {

@@ -257,3 +257,23 @@ func (f *flow) implementations(c *ssa.CallCommon) []*ssa.Function {
 	}
 	return out
 }
+
+// runsLocal reports whether the call of a function value, instr, runs
+// functions of the package that the call graph knows (an option closure
+// that a constructor applies, bound where the constructor is called).
+func (f *flow) runsLocal(instr ssa.Instruction) bool {
+	if f.localCalls != nil {
+		return f.localCalls[instr]
+	}
+	f.callSites(nil) // builds the call graph, or cuts the question asked while it is built
+	calls := map[ssa.Instruction]bool{}
+	for _, sites := range f.callers {
+		for _, cs := range sites {
+			calls[cs.instr] = true
+		}
+	}
+	if f.callersFrame < 0 {
+		f.localCalls = calls // complete: kept
+	}
+	return calls[instr]
+}

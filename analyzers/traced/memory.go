@@ -279,6 +279,9 @@ func (m *memory) writtenOutside(a *ssa.Alloc) ssa.CallInstruction {
 	var call ssa.CallInstruction
 	writes := func(u ssa.CallInstruction, v ssa.Value) bool {
 		callee := u.Common().StaticCallee()
+		if callee == nil && !u.Common().IsInvoke() && m.f.runsLocal(u) {
+			return false // a function value of the package (an option closure): its stores are placed through its parameters
+		}
 		return (callee == nil || !m.f.local(callee) && jitName(callee) == "") && !readOnlyArg(u, v)
 	}
 	if use := addressUse(a, true, func(ref ssa.Instruction, v ssa.Value) bool {
@@ -833,7 +836,7 @@ func (m *memory) viaParams(base any, owner *ssa.Function, add func(placed)) {
 				if idx >= len(cs.args) {
 					continue
 				}
-				env = &Env{Fn: fn, Params: cs.args}
+				env = &Env{Fn: fn, Params: cs.args, Frees: cs.frees} // a closure's own variables too (an option's value)
 			}
 			if cs.caller != owner {
 				// A caller that passes on a parameter of its own

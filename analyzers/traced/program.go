@@ -59,6 +59,9 @@ type flow struct {
 	// madeIfaces are the types the package makes interface values of
 	// (callgraph.go), once asked.
 	madeIfaces []types.Type
+	// localCalls are the calls of function values that the call graph
+	// resolves to functions of the package (callgraph.go), once asked.
+	localCalls map[ssa.Instruction]bool
 }
 
 // buildSSA builds the SSA form of the package, as passes/buildssa does,
