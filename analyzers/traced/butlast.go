@@ -24,8 +24,7 @@ func (ev *evaluator) butLast(l *Loop, e *Expr, env *Env) (int64, bool) {
 			iters[keyOf(iter(l, k))] = l.next[k]
 		}
 	}
-	next := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}
-	test := next.do(l.pre)
+	test := ev.f.substIters(l.pre, iters)
 	if env != nil {
 		test = ev.f.subst(test, env)
 	}
@@ -268,8 +267,7 @@ func (ev *evaluator) carriedShapes(x *Expr) (int64, bool) {
 			return int64(len(seen)), true
 		}
 		seen[ks[0]] = true
-		sub := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): cur}}
-		cur = sub.do(bind(l.next[x.N]))
+		cur = ev.f.substIters(bind(l.next[x.N]), map[atomKey]*Expr{keyOf(x): cur})
 	}
 	return 0, false
 }

@@ -209,13 +209,17 @@ func (r *Result) callEffect(c *Context, call ssa.CallInstruction, b *ssa.BasicBl
 	return e, true
 }
 
+// lockPairs are the methods of sync's mutexes that close what each opens,
+// and the other way round.
+var lockPairs = map[string]string{"Lock": "Unlock", "Unlock": "Lock", "RLock": "RUnlock", "RUnlock": "RLock"}
+
 // released reports whether call, fn of a sync.Mutex or RWMutex on recv,
 // is one end of a critical section that its function both opens and
 // closes on the same mutex (Lock with an Unlock, deferred or not, or the
 // other way round): the mutex is as it was once the function returns, so
 // the section is not an effect of its own.
 func (r *Result) released(c *Context, call ssa.CallInstruction, fn *types.Func, recv ssa.Value, b *ssa.BasicBlock) bool {
-	pair := map[string]string{"Lock": "Unlock", "Unlock": "Lock", "RLock": "RUnlock", "RUnlock": "RLock"}[fn.Name()]
+	pair := lockPairs[fn.Name()]
 	if n, ok := derefNamed(fn.Signature().Recv().Type()); !ok || pair == "" || n.Obj().Name() != "Mutex" && n.Obj().Name() != "RWMutex" {
 		return false
 	}

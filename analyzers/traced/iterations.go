@@ -328,7 +328,7 @@ func (ev *evaluator) closed(l *Loop, e *Expr) *Expr {
 	if !ok {
 		return nil
 	}
-	return (&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(e)
+	return ev.f.substIters(e, iters)
 }
 
 // lengthClosed is the length of phi k of l at iteration J when each

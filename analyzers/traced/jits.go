@@ -201,18 +201,12 @@ func loadsOf(a *ssa.Alloc) []ssa.Value {
 
 // appendedTo reports whether a varargs allocation is appended to a slice.
 func appendedTo(a *ssa.Alloc) bool {
-	for _, ref := range *a.Referrers() {
-		if sl, ok := ref.(*ssa.Slice); ok {
-			for _, r2 := range *sl.Referrers() {
-				if c, ok := r2.(*ssa.Call); ok {
-					if b, ok := c.Common().Value.(*ssa.Builtin); ok && b.Name() == "append" {
-						return true
-					}
-				}
-			}
-		}
+	c, ok := varargsCall(a).(*ssa.Call)
+	if !ok {
+		return false
 	}
-	return false
+	_, _, isAppend := appendOf(c)
+	return isAppend
 }
 
 // differentCode reports whether the function value fv (of the SSA value
@@ -491,9 +485,11 @@ func (r *Result) runsMany(fn *ssa.Function, b *ssa.BasicBlock, fv *Expr) string 
 }
 
 // callerRunsMany says why fn's block b runs many times because the one
-// function that calls fn (surely reaching b) does, up to depth callers: a
-// command handler that a dispatcher calls, and main calls the dispatcher
-// in a loop; "" when that is not known.
+// function that calls fn does, through up to depth callers (a command
+// handler that a dispatcher calls, and main calls the dispatcher in a
+// loop); "" when that is not known. b must run on every call of fn; each
+// caller's call of the next need only be live (a dispatcher's call of the
+// handler it looked up).
 func (r *Result) callerRunsMany(fn *ssa.Function, b *ssa.BasicBlock, depth int) string {
 	f := r.flow
 	sites := f.callSites(fn)

@@ -654,21 +654,31 @@ func mapGrowth(instr ssa.Instruction) ssa.Value {
 	if !ok {
 		return nil
 	}
-	call, ok := u.Value.(*ssa.Call)
-	if !ok || len(call.Common().Args) != 2 {
+	from, added, ok := appendOf(u.Value)
+	if !ok {
 		return nil
 	}
-	if b, ok := call.Common().Value.(*ssa.Builtin); !ok || b.Name() != "append" {
-		return nil
-	}
-	from := call.Common().Args[0]
 	if ex, ok := from.(*ssa.Extract); ok {
 		from = ex.Tuple
 	}
 	if lk, ok := from.(*ssa.Lookup); ok && lk.X == u.Map {
-		return call.Common().Args[1]
+		return added
 	}
 	return nil
+}
+
+// appendOf returns the slice that v appends to and what it appends, when
+// v is a call of the builtin append (SSA passes the elements as one
+// slice: append(s, e...)).
+func appendOf(v ssa.Value) (s, added ssa.Value, ok bool) {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Common().Args) != 2 {
+		return nil, nil, false
+	}
+	if b, ok := call.Common().Value.(*ssa.Builtin); !ok || b.Name() != "append" {
+		return nil, nil, false
+	}
+	return call.Common().Args[0], call.Common().Args[1], true
 }
 
 // perSend is a message v, sent by send, with the iterations of the loops
@@ -686,7 +696,7 @@ func (m *memory) perSend(s *summary, v *Expr, send *ssa.Send) *Expr {
 	if len(iters) == 0 {
 		return v
 	}
-	return (&substituter{f: m.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(v)
+	return m.f.substIters(v, iters)
 }
 
 // closed is a stored value as the base's function sees it: as is when the
@@ -742,20 +752,16 @@ func isAtomOf(a *Expr, fn *ssa.Function) bool {
 // same address (x.f = append(x.f, e...)), and returns what one run adds,
 // times the trips of the loops around it.
 func (m *memory) growth(st *ssa.Store) (*Expr, bool) {
-	call, ok := st.Val.(*ssa.Call)
+	from, elems, ok := appendOf(st.Val)
 	if !ok {
 		return nil, false
 	}
-	b, ok := call.Common().Value.(*ssa.Builtin)
-	if !ok || b.Name() != "append" || len(call.Common().Args) != 2 {
-		return nil, false
-	}
-	ld, ok := call.Common().Args[0].(*ssa.UnOp)
+	ld, ok := from.(*ssa.UnOp)
 	if !ok || ld.Op != token.MUL || !sameAddress(ld.X, st.Addr) {
 		return nil, false
 	}
 	s := m.f.summary(st.Parent())
-	added := s.operand(call.Common().Args[1], st.Block())
+	added := s.operand(elems, st.Block())
 	n := length(added)
 	for l := s.loopOf[st.Block()]; l != nil; l = l.parent {
 		s.solve(l)

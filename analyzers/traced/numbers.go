@@ -546,12 +546,12 @@ func (ev *evaluator) carryDims(x *Expr, path []int, env *Env, closed bool) []*Ex
 				}
 			}
 		}
-		d1 = dimsOf(fields((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(next), path))
+		d1 = dimsOf(fields(ev.f.substIters(next, iters), path))
 	}
 	if len(d1) != len(d0) {
 		// Not followed from dims of any size: the state after an iteration
 		// from the initial state.
-		d1 = dimsOf(fields((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): init}}).do(next), path))
+		d1 = dimsOf(fields(ev.f.substIters(next, map[atomKey]*Expr{keyOf(x): init}), path))
 		if len(d1) != len(d0) {
 			return nil
 		}
@@ -595,7 +595,7 @@ func (ev *evaluator) keptRank(next *Expr, path []int, x *Expr, start func([]*Exp
 		if !ok {
 			return -1
 		}
-		d := dimsOf(fields((&substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(x): st}}).do(next), path))
+		d := dimsOf(fields(ev.f.substIters(next, map[atomKey]*Expr{keyOf(x): st}), path))
 		if d != nil && len(d) == r {
 			if found >= 0 {
 				return -1
@@ -649,15 +649,12 @@ func (ev *evaluator) carried(e, base *Expr) vset {
 	defer delete(ev.visiting, key)
 	l := base.Loop
 	l.sum.solve(l)
-	sub := &substituter{f: ev.f, env: &Env{}, memo: map[*Expr]*Expr{}}
 	var out []vset
 	for _, from := range []*Expr{l.init[base.N], l.next[base.N]} {
 		if env := ev.envOf(l); env != nil {
 			from = ev.f.subst(from, env)
 		}
-		sub.iters = map[atomKey]*Expr{keyOf(base): from}
-		sub.memo = map[*Expr]*Expr{}
-		out = append(out, ev.values(sub.do(e)))
+		out = append(out, ev.values(ev.f.substIters(e, map[atomKey]*Expr{keyOf(base): from})))
 	}
 	return union(out...)
 }
@@ -710,7 +707,10 @@ func (ev *evaluator) pure(e *Expr) vset {
 	if e.Name == "min" || e.Name == "max" {
 		acc, accNonNeg := sets[0], nonNegative(e.Args[0])
 		for i, s := range sets[1:] {
+			// Whether the operands, and so the result, are at least 0 by
+			// their forms (lengths).
 			sNonNeg := nonNegative(e.Args[i+1])
+			nonNeg := accNonNeg && sNonNeg || e.Name == "max" && (accNonNeg || sNonNeg)
 			if acc.vals != nil && s.vals != nil && len(acc.vals)*len(s.vals) <= maxVals {
 				var out []vset
 				for _, a := range acc.vals {
@@ -722,7 +722,7 @@ func (ev *evaluator) pure(e *Expr) vset {
 						out = append(out, single(pick))
 					}
 				}
-				acc, accNonNeg = union(out...), accNonNeg && sNonNeg
+				acc, accNonNeg = union(out...), nonNeg
 				continue
 			}
 			al, ah, ok1 := acc.interval()
@@ -746,7 +746,7 @@ func (ev *evaluator) pure(e *Expr) vset {
 			default:
 				acc = anything
 			}
-			accNonNeg = e.Name == "min" && accNonNeg && sNonNeg || e.Name == "max" && (accNonNeg || sNonNeg)
+			accNonNeg = nonNeg
 		}
 		return acc
 	}

@@ -291,7 +291,7 @@ func (f *flow) leafShapes(x *Expr, t types.Type, depth int) *Expr {
 			// A loop's array state of dims not known as a whole: after the
 			// first iteration it has the dims of what the body makes of it.
 			base.Loop.sum.solve(base.Loop)
-			next := (&substituter{f: f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: map[atomKey]*Expr{keyOf(base): base.Loop.next[base.N]}}).do(x)
+			next := f.substIters(x, map[atomKey]*Expr{keyOf(base): base.Loop.next[base.N]})
 			if d := f.newEvaluator().arrayDims(next); d != nil {
 				sh = node(kTuple, d...)
 			}

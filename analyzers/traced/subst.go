@@ -40,6 +40,12 @@ func (f *flow) subst(e *Expr, env *Env) *Expr {
 	return (&substituter{f: f, env: env, memo: map[*Expr]*Expr{}}).do(e)
 }
 
+// substIters is e with the Iter atoms of loops that iters names replaced
+// by their values there (a state at a given iteration, after one more).
+func (f *flow) substIters(e *Expr, iters map[atomKey]*Expr) *Expr {
+	return (&substituter{f: f, env: &Env{}, memo: map[*Expr]*Expr{}, iters: iters}).do(e)
+}
+
 type substituter struct {
 	f    *flow
 	env  *Env
