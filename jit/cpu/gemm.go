@@ -74,11 +74,12 @@ type gemmTask struct{ b, m0, m1, n0, n1 int }
 // its own panels. A product of fewer batches whose output has at least
 // gemmSplitCols columns per worker is cut into one column range per
 // worker, each packing its own columns of B and all of A. Otherwise the
-// workers share each packed kc×nc panel of B: the calling goroutine dispatches, for each panel, first its packing
-// (split into runs of micro-panels) and then the mc-row blocks of A (each
-// worker packs its block, split into column ranges when there are too few
-// blocks), one fork and join after the other, so that no task ever waits
-// for another and the pool stays deadlock free.
+// workers share each packed kc×nc panel of B: the calling goroutine
+// dispatches, for each panel, first its packing (split into runs of
+// micro-panels) and then the mc-row blocks of A (each worker packs its
+// block, split into column ranges when there are too few blocks), one
+// fork and join after the other, so that no task ever waits for another
+// and the pool stays deadlock free.
 type gemmPlan[S, T float32 | float64] struct {
 	batch, m, n, k int
 	a, b           matView
@@ -103,11 +104,17 @@ func newGemmPlan[S, T float32 | float64](batch, m, n, k int, a, b matView, kern 
 		nw = workers()
 	}
 	g.nw = nw
-	g.shared = nw > 1 && !g.direct && batch < 2*nw && n < gemmSplitCols*nw
+	g.shared = nw > 1 && !g.direct && batch < 2*nw && !g.splitsCols(nw)
 	if !g.shared {
 		g.tasks = g.split(nw)
 	}
 	return g
+}
+
+// splitsCols reports whether a product of few batches over nw workers is
+// cut into one column range per worker (see gemmSplitCols).
+func (g *gemmPlan[S, T]) splitsCols(nw int) bool {
+	return !g.direct && g.n >= gemmSplitCols*nw
 }
 
 // split cuts the output into tasks of the direct loops or of whole
@@ -124,7 +131,7 @@ func (g *gemmPlan[S, T]) split(nw int) []gemmTask {
 	mParts, nParts := 1, 1
 	switch {
 	case g.batch >= want:
-	case !g.direct && g.n >= gemmSplitCols*nw:
+	case g.splitsCols(nw):
 		nParts = (nw + g.batch - 1) / g.batch
 	default:
 		per := (want + g.batch - 1) / g.batch
