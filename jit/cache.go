@@ -30,8 +30,12 @@ type entry struct {
 type fnCache struct {
 	mu      sync.RWMutex
 	entries map[string]*entry
-	order   []*entry // in compile order, for Signatures and explanations
-	nested  map[string]*nestedEntry
+	order   []*entry // in compile order, for Signatures
+	// begun are the signatures whose compiles have begun, in the order
+	// they began, done or not: what a miss is explained against, so that
+	// of concurrent first calls exactly one is the first compile.
+	begun  []*signature
+	nested map[string]*nestedEntry
 }
 
 func newFnCache() *fnCache {
@@ -42,7 +46,7 @@ func newFnCache() *fnCache {
 func (fc *fnCache) clear() {
 	fc.mu.Lock()
 	fc.entries = map[string]*entry{}
-	fc.order = nil
+	fc.order, fc.begun = nil, nil
 	fc.nested = map[string]*nestedEntry{}
 	fc.mu.Unlock()
 }
@@ -98,15 +102,14 @@ func (c *funcCore) compileEntry(key string, e *entry, sig *signature, site callS
 			e.err = r
 			fc.mu.Lock()
 			delete(fc.entries, key)
+			fc.begun = slices.DeleteFunc(fc.begun, func(s *signature) bool { return s == sig })
 			fc.mu.Unlock()
 		}
 	}()
-	fc.mu.RLock()
-	prev := make([]*signature, 0, len(fc.order))
-	for _, p := range fc.order {
-		prev = append(prev, p.sig)
-	}
-	fc.mu.RUnlock()
+	fc.mu.Lock()
+	prev := slices.Clone(fc.begun)
+	fc.begun = append(fc.begun, sig)
+	fc.mu.Unlock()
 	tr, err := c.trace("jit", sig)
 	if err != nil {
 		panic(err)

@@ -197,3 +197,42 @@ func TestEventsEnvUnwritable(t *testing.T) {
 		t.Errorf("child: %v\n%s", err, out)
 	}
 }
+
+// TestEventsConcurrentFirstCallsOneFirstCompile checks that of concurrent
+// first calls with different shapes exactly one is the first compile and
+// every other is a cache miss explained by the shape, however the compiles
+// overlap: a miss is explained against every compile begun before it.
+func TestEventsConcurrentFirstCallsOneFirstCompile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := jit.SetEventsFile(path); err != nil {
+		t.Fatal(err)
+	}
+	defer jit.SetEventsFile("")
+	const callers = 8
+	f := jit.Jit(func(x jit.Array) jit.Array { return x.Mul(2) })
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for n := 1; n <= callers; n++ {
+		wg.Go(func() {
+			<-start
+			f.Call(jit.Ones(jit.Float32, n)) //jitlint:ignore shapechurn the test compiles one signature per size on purpose
+		})
+	}
+	close(start)
+	wg.Wait()
+	first, misses := 0, 0
+	for _, e := range readEvents(t, path) {
+		switch e.Event {
+		case events.Compile:
+			first++
+		case events.CacheMiss:
+			misses++
+			if len(e.Changes) != 1 || e.Changes[0].Kind != events.TypeChange {
+				t.Errorf("cache miss explained by %+v, want the input's shape", e.Changes)
+			}
+		}
+	}
+	if first != 1 || misses != callers-1 {
+		t.Fatalf("%d first compiles and %d cache misses, want 1 and %d", first, misses, callers-1)
+	}
+}
