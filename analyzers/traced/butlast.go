@@ -38,14 +38,40 @@ func (ev *evaluator) butLast(l *Loop, e *Expr, env *Env) (int64, bool) {
 
 // underFacts rebuilds e with each min and max of two operands that a
 // fact (a < b, a <= b, b > a, b >= a) decides replaced by the operand it
-// picks.
+// picks, and each select whose condition a fact states or denies by the
+// branch it takes.
 func (f *flow) underFacts(e *Expr, facts []*Expr) *Expr {
 	return f.rewrite(e, func(x *Expr) *Expr {
-		if x.Kind == kPure && (x.Name == "min" || x.Name == "max") && len(x.Args) == 2 {
+		switch {
+		case x.Kind == kPure && (x.Name == "min" || x.Name == "max") && len(x.Args) == 2:
 			return decide(x.Name == "min", x.Args[0], x.Args[1], facts)
+		case x.Kind == kSelect:
+			if holds, ok := stated(x.Args[0], facts); ok {
+				if holds {
+					return x.Args[1]
+				}
+				return x.Args[2]
+			}
 		}
 		return nil
 	}, map[*Expr]*Expr{})
+}
+
+// stated reports whether a fact states the condition c (true) or its
+// negation (false); ok is false when no fact says.
+func stated(c *Expr, facts []*Expr) (holds, ok bool) {
+	negated := func(x, of *Expr) bool {
+		return x.Kind == kOp && x.Op == token.NOT && len(x.Args) == 1 && x.Args[0].String() == of.String()
+	}
+	for _, fact := range facts {
+		switch {
+		case fact.String() == c.String():
+			return true, true
+		case negated(fact, c), negated(c, fact):
+			return false, true
+		}
+	}
+	return false, false
 }
 
 // rewrite rebuilds e through its arithmetic (operations, conversions,

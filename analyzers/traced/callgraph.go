@@ -130,16 +130,25 @@ func (f *flow) targets(s *summary, c *ssa.CallCommon, b *ssa.BasicBlock) []targe
 		recv := s.operand(c.Value, b)
 		args := make([]*Expr, 0, len(c.Args)+1)
 		var out []target
+		known := false
 		for _, r := range alternatives(recv) {
 			if r.Kind != kIface {
 				continue
 			}
+			known = true
 			fn := f.prog.LookupMethod(r.Type, c.Method.Pkg(), c.Method.Name())
 			if fn == nil || !f.local(fn) {
 				continue
 			}
 			a := append(append(args[:0:0], r.Args[0]), f.argsOf(s, c, b)...)
 			out = append(out, target{fn: fn, args: a})
+		}
+		if !known {
+			// A receiver of a type not known here (a model that a registry
+			// holds): each method of the package's types that can be it.
+			for _, m := range f.implementations(c) {
+				out = append(out, target{fn: m.fn, args: append([]*Expr{m.recv}, f.argsOf(s, c, b)...)})
+			}
 		}
 		return out
 	}
@@ -227,35 +236,59 @@ func alternatives(x *Expr) []*Expr {
 // another package returns): the method of each type that the package
 // makes interface values of and that implements the receiver's interface
 // (rapid type analysis, as golang.org/x/tools/go/callgraph/rta does for a
-// whole program).
-func (f *flow) implementations(c *ssa.CallCommon) []*ssa.Function {
+// whole program), each with the receiver it runs on: one of the values
+// the package makes interface values of, of that type (an object that its
+// factory makes, whose state its methods read and advance).
+func (f *flow) implementations(c *ssa.CallCommon) []implementation {
 	iface, ok := c.Value.Type().Underlying().(*types.Interface)
 	if !ok {
 		return nil
 	}
 	if f.madeIfaces == nil {
-		f.madeIfaces = []types.Type{}
-		seen := map[types.Type]bool{}
+		f.madeIfaces = []madeIface{}
+		at := map[types.Type]int{}
 		for _, fn := range f.funcs {
+			s := f.summary(fn)
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
-					if mi, ok := instr.(*ssa.MakeInterface); ok && !seen[mi.X.Type()] {
-						seen[mi.X.Type()] = true
-						f.madeIfaces = append(f.madeIfaces, mi.X.Type())
+					mi, ok := instr.(*ssa.MakeInterface)
+					if !ok {
+						continue
 					}
+					i, seen := at[mi.X.Type()]
+					if !seen {
+						i = len(f.madeIfaces)
+						at[mi.X.Type()] = i
+						f.madeIfaces = append(f.madeIfaces, madeIface{t: mi.X.Type()})
+					}
+					f.madeIfaces[i].vals = append(f.madeIfaces[i].vals, s.operand(mi.X, b))
 				}
 			}
 		}
 	}
-	var out []*ssa.Function
-	for _, t := range f.madeIfaces {
-		if types.Implements(t, iface) {
-			if fn := f.prog.LookupMethod(t, c.Method.Pkg(), c.Method.Name()); fn != nil && f.local(fn) {
-				out = append(out, fn)
+	var out []implementation
+	for _, m := range f.madeIfaces {
+		if types.Implements(m.t, iface) {
+			if fn := f.prog.LookupMethod(m.t, c.Method.Pkg(), c.Method.Name()); fn != nil && f.local(fn) {
+				out = append(out, implementation{fn: fn, recv: choice(m.vals...)})
 			}
 		}
 	}
 	return out
+}
+
+// An implementation is a method an interface call can run, and the
+// receiver it runs on.
+type implementation struct {
+	fn   *ssa.Function
+	recv *Expr
+}
+
+// A madeIface is a type the package makes interface values of, and the
+// values it makes them of.
+type madeIface struct {
+	t    types.Type
+	vals []*Expr
 }
 
 // runsLocal reports whether the call of a function value, instr, runs

@@ -623,8 +623,8 @@ func (c *Context) children() []*Context {
 					}
 				}
 				if !known {
-					for _, fn := range f.implementations(com) {
-						child(fn, append([]*Expr{unknown}, args...), nil, instr)
+					for _, m := range f.implementations(com) {
+						child(m.fn, append([]*Expr{m.recv}, args...), nil, instr)
 					}
 				}
 				continue

@@ -93,10 +93,11 @@ func (f *flow) servingHandler(fn *ssa.Function, depth int) *ssa.Function {
 }
 
 // perRequest reports whether e is made of what fn's run reads anew (its
-// parameters and the results of its calls) and of nothing that outlives
-// the request (a method's receiver, a free variable: a server's state,
-// which may bound it).
-func perRequest(e *Expr, fn *ssa.Function) bool {
+// parameters and the results of its calls, or of the calls of a function
+// that runs on each request, such as a helper that decodes the body) and
+// of nothing that outlives the request (a method's receiver, a free
+// variable: a server's state, which may bound it).
+func (f *flow) perRequest(e *Expr, fn *ssa.Function) bool {
 	recv := fn.Signature.Recv() != nil
 	anew, state := false, false
 	e.walk(func(a *Expr) bool {
@@ -111,7 +112,7 @@ func perRequest(e *Expr, fn *ssa.Function) bool {
 			state = true
 		case a.Kind == kFresh:
 			instr, ok := a.Site.(ssa.Instruction)
-			anew = anew || ok && instr.Parent() == fn
+			anew = anew || ok && (instr.Parent() == fn || f.servingHandler(instr.Parent(), maxUpDepth) != nil)
 		}
 		return !state
 	})

@@ -2,6 +2,7 @@ package traced
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/jitlint/jitlint/internal/jitapi"
 
@@ -57,6 +58,8 @@ func (f *flow) jitCall(name string, fn *ssa.Function, args []*Expr, mode *Expr, 
 			return tracerOf(x)
 		case m == "BlockUntilReady":
 			return x
+		case strings.HasPrefix(jitapi.HostConversionType(m), "[]"):
+			return seqAny(sizeOf(x, site), []*Expr{fresh(site)}) // the data, as many elements as the array has
 		case jitapi.HostConversionType(m) != "":
 			return fresh(site) // the data
 		case jitapi.StagingMethod(m):

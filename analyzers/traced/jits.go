@@ -47,11 +47,17 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 					continue
 				}
 				fv := s.operand(call.Common().Args[0], b)
-				if sharesCache(fv) {
-					continue // a named function: its wrappers share one cache
+				if sharesCache(fv) || sharesCache(choice(f.resolveUp(fn, fv, maxUpDepth)...)) {
+					continue // a named function (here, or what every caller passes): its wrappers share one cache
 				}
 				if r.traceFails(call) {
 					continue // it never compiles: the conversion that fails is the finding
+				}
+				if rs := rangeFuncBody(fn); rs != nil && s.loopOf[b] == nil {
+					// The body of a range over a function: the iterator runs it
+					// once per element, as a loop's iteration.
+					out = append(out, RepeatedJit{Call: expr, Loop: rs, UsesLoop: fv.mentions(func(a *Expr) bool { return a.Kind == kParam && a.Fn == fn })})
+					continue
 				}
 				if l := s.loopOf[b]; l != nil {
 					if r.differentCode(l, fv, call.Common().Args[0], s) {
@@ -77,6 +83,14 @@ func (r *Result) RepeatedJits() []RepeatedJit {
 	}
 	sortByPos(out, func(j RepeatedJit) token.Pos { return j.Call.Pos() })
 	return out
+}
+
+// rangeFuncBody is the range statement whose body fn is, when fn is the
+// yield function SSA makes of the body of a range over a function (nil
+// otherwise).
+func rangeFuncBody(fn *ssa.Function) *ast.RangeStmt {
+	rs, _ := fn.Syntax().(*ast.RangeStmt)
+	return rs
 }
 
 // traceFails reports whether every trace that the jit.Jit call makes

@@ -65,6 +65,14 @@ func newMemory(f *flow) *memory {
 			}
 		}
 	}
+	update := func(u ssa.Instruction) {
+		root := addrRoot(containerOf(u))
+		if m.updates[root] == nil && m.byRoot[root] == nil {
+			m.roots = append(m.roots, root)
+		}
+		m.updates[root] = append(m.updates[root], u)
+		note(root)
+	}
 	for _, fn := range f.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -77,12 +85,13 @@ func newMemory(f *flow) *memory {
 					m.byRoot[root] = append(m.byRoot[root], s)
 					note(root)
 				case *ssa.MapUpdate, *ssa.Send:
-					root := addrRoot(containerOf(s))
-					if m.updates[root] == nil && m.byRoot[root] == nil {
-						m.roots = append(m.roots, root)
+					update(s)
+				case *ssa.Select:
+					for i, st := range s.States {
+						if st.Dir == types.SendOnly {
+							update(selectSend{s, i})
+						}
 					}
-					m.updates[root] = append(m.updates[root], s)
-					note(root)
 				}
 			}
 		}
@@ -163,7 +172,7 @@ func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
 		// The sends are placed at an element of the channel, as map
 		// updates are.
 		if v := f.mem.read(elemAddr(x, unknown)); v.Kind != kUnknown {
-			return perMessage(v, instr)
+			return f.perMessage(v, instr)
 		}
 	}
 	return fresh(instr)
@@ -172,9 +181,22 @@ func (f *flow) receive(x *Expr, instr ssa.Instruction) *Expr {
 // perMessage is a value read from a channel as the receive at instr sees
 // it: what each run of a send made anew (a fresh value of the send, see
 // perSend) is a new value at each run of the receive, which takes the next
-// message.
-func perMessage(v *Expr, instr ssa.Instruction) *Expr {
-	return retagFreshIf(v, func(i ssa.Instruction) bool { _, ok := i.(*ssa.Send); return ok }, instr, map[*Expr]*Expr{})
+// message; so is what depends on an iteration of a loop that does not run
+// the receive (the loop that built the slice the sender walks): each
+// message may carry another iteration's value.
+func (f *flow) perMessage(v *Expr, instr ssa.Instruction) *Expr {
+	v = retagFreshIf(v, isSend, instr, map[*Expr]*Expr{})
+	iters := map[atomKey]*Expr{}
+	v.walk(func(a *Expr) bool {
+		if a.Kind == kIter && (a.Loop.fn != instr.Parent() || !a.Loop.contains(instr.Block())) {
+			iters[keyOf(a)] = fresh(instr)
+		}
+		return true
+	})
+	if len(iters) == 0 {
+		return v
+	}
+	return f.substIters(v, iters)
 }
 
 // read is the value at the resolved pointer p. A struct (or a small
@@ -533,13 +555,40 @@ func holds(parts []types.Type, t types.Type) bool {
 
 // containerOf is the map a map update writes, or the channel a send sends on.
 func containerOf(instr ssa.Instruction) ssa.Value {
+	target, _ := updated(instr)
+	return target
+}
+
+// updated is the map and value of a map update, or the channel and
+// message of a send.
+func updated(instr ssa.Instruction) (target, value ssa.Value) {
 	switch u := instr.(type) {
 	case *ssa.MapUpdate:
-		return u.Map
+		return u.Map, u.Value
 	case *ssa.Send:
-		return u.Chan
+		return u.Chan, u.X
+	case selectSend:
+		st := u.States[u.state]
+		return st.Chan, st.Send
 	}
-	return nil
+	return nil, nil
+}
+
+// A selectSend is the send of one case of a select statement, which the
+// memory model places as it does a send statement.
+type selectSend struct {
+	*ssa.Select
+	state int
+}
+
+// isSend reports whether instr sends on a channel (a send statement or a
+// select's case).
+func isSend(instr ssa.Instruction) bool {
+	switch instr.(type) {
+	case *ssa.Send, selectSend:
+		return true
+	}
+	return false
 }
 
 // ownerOf is the function that makes base (nil for a global).
@@ -619,20 +668,14 @@ func (m *memory) placeElemBound(u ssa.Instruction, base any, owner *ssa.Function
 // parameter or free variable that env binds when env is not nil.
 func (m *memory) placeElem(instr ssa.Instruction, base any, owner *ssa.Function, env *Env, add func(placed)) {
 	s := m.f.summary(instr.Parent())
-	var target, value ssa.Value
-	switch u := instr.(type) {
-	case *ssa.MapUpdate:
-		target, value = u.Map, u.Value
-	case *ssa.Send:
-		target, value = u.Chan, u.X
-	}
+	target, value := updated(instr)
 	tgt := s.operand(target, instr.Block())
 	if env != nil {
 		tgt = m.f.subst(tgt, env)
 	}
 	v := s.operand(value, instr.Block())
-	if send, isSend := instr.(*ssa.Send); isSend {
-		v = m.perSend(s, v, send)
+	if isSend(instr) {
+		v = m.perSend(s, v, instr)
 	}
 	val, grows := m.closed(s, v, env, owner, instr), false
 	if added := mapGrowth(instr); added != nil {
@@ -686,7 +729,7 @@ func appendOf(v ssa.Value) (s, added ssa.Value, ok bool) {
 // of one iteration, and which one a receive gets is not known (a length
 // that grows with the iteration is then a new length per message; one of
 // two lengths, chosen by the iteration, stays one of two).
-func (m *memory) perSend(s *summary, v *Expr, send *ssa.Send) *Expr {
+func (m *memory) perSend(s *summary, v *Expr, send ssa.Instruction) *Expr {
 	iters := map[atomKey]*Expr{}
 	for l := s.loopOf[send.Block()]; l != nil; l = l.parent {
 		for k := range l.phis {
@@ -843,6 +886,13 @@ func (m *memory) viaParams(base any, owner *ssa.Function, add func(placed)) {
 					continue
 				}
 				env = &Env{Fn: fn, Params: cs.args, Frees: cs.frees} // a closure's own variables too (an option's value)
+			}
+			if cs.caller != owner && !isFree && slices.ContainsFunc(pointers(cs.args[idx]), func(p *Expr) bool { return p.Site == base }) {
+				// The object itself, passed by a function that does not make
+				// it (the receiver of an interface call that the package's
+				// types bind).
+				m.placeVia(root, stores, base, owner, env, add)
+				continue
 			}
 			if cs.caller != owner {
 				// A caller that passes on a parameter of its own

@@ -16,6 +16,17 @@ import (
 // (to dominated by from); true when it is not known more precisely.
 func (s *summary) pathCond(from, to *ssa.BasicBlock) *Expr {
 	cond := exprTrue
+	for _, c := range s.pathFacts(from, to) {
+		cond = and(c, cond)
+	}
+	return cond
+}
+
+// pathFacts are the conditions that hold when control reaching from
+// reaches to, one per if on the way, the innermost first (some may be
+// unknown: the others still hold).
+func (s *summary) pathFacts(from, to *ssa.BasicBlock) []*Expr {
+	var facts []*Expr
 	for x := to; x != from && x != nil; {
 		d := x.Idom()
 		if d == nil {
@@ -25,14 +36,14 @@ func (s *summary) pathCond(from, to *ssa.BasicBlock) *Expr {
 			c := s.operand(ifs.Cond, d)
 			switch {
 			case d.Succs[0].Dominates(x) && !reaches(d.Succs[1], x, d):
-				cond = and(c, cond)
+				facts = append(facts, c)
 			case d.Succs[1].Dominates(x) && !reaches(d.Succs[0], x, d):
-				cond = and(op(token.NOT, c, nil), cond)
+				facts = append(facts, op(token.NOT, c, nil))
 			}
 		}
 		x = d
 	}
-	return cond
+	return facts
 }
 
 // reaches reports whether to can be reached from b without passing stop.

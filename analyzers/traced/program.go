@@ -56,9 +56,9 @@ type flow struct {
 	// applying counts the calls being applied inside one another while
 	// summaries are bound to their arguments (calls.go).
 	applying int
-	// madeIfaces are the types the package makes interface values of
-	// (callgraph.go), once asked.
-	madeIfaces []types.Type
+	// madeIfaces are the types the package makes interface values of,
+	// with the values (callgraph.go), once asked.
+	madeIfaces []madeIface
 	// localCalls are the calls of function values that the call graph
 	// resolves to functions of the package (callgraph.go), once asked.
 	localCalls map[ssa.Instruction]bool

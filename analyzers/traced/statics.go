@@ -335,6 +335,13 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 	f := r.flow
 	s := f.summary(instr.Parent())
 	e = f.settled(e, maxKeptNesting)
+	if fn := instr.Parent(); len(fn.Blocks) > 0 {
+		var facts []*Expr
+		for _, c := range s.pathFacts(fn.Blocks[0], instr.Block()) {
+			facts = append(facts, conjuncts(c)...)
+		}
+		e = f.underFacts(e, facts) // what the branches around the call decide (a size chosen by a flag it tests)
+	}
 	inner, innerKnown := int64(1), true // the calls each iteration of l makes: the trips of the loops inside it
 	for l := s.loopOf[instr.Block()]; l != nil; l = l.parent {
 		if madeEachRun(w, instr.Parent(), l) {
@@ -380,7 +387,7 @@ func (r *Result) churn(instr ssa.Instruction, e *Expr, depth int, w *Expr) *Chur
 	if depth == 0 || madeEachRun(w, instr.Parent(), nil) {
 		return nil
 	}
-	if h := f.servingHandler(instr.Parent(), 0); h != nil && perRequest(e, h) {
+	if h := f.servingHandler(instr.Parent(), 0); h != nil && f.perRequest(e, h) {
 		ev := f.newEvaluator()
 		if k, ok := ev.formBound(e); ok && k <= maxFew {
 			return nil // a few values (a bucket), whatever the request

@@ -135,6 +135,16 @@ func (s *substituter) rebuild(e *Expr) *Expr {
 		}
 	}
 	args, changed := s.args(e.Args)
+	if e.Kind == kArray && e.Dims != nil {
+		// Dims that do not come from the operands (an array that another
+		// package's function returns, of its parameters' sizes) are bound
+		// too.
+		if dims, ok := s.args(e.Dims); ok {
+			withDims := *e
+			withDims.Dims = dims
+			e, changed = &withDims, true
+		}
+	}
 	var tr *Expr
 	if e.Tr != nil {
 		tr = s.do(e.Tr)

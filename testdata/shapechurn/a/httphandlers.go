@@ -100,8 +100,45 @@ func (s *hhServer) upload(w http.ResponseWriter, r *http.Request) {
 	s.score.Call(jit.Zeros(jit.Float32, h, wd)) // want `has a shape that each request to upload sets`
 }
 
+// hhDecode decodes the request in a helper: what it decodes is new on each
+// request too, since the handler runs it on each.
+func hhDecode(r *http.Request) (*hhRequest, bool) {
+	var req hhRequest
+	if json.NewDecoder(r.Body).Decode(&req) != nil {
+		return nil, false
+	}
+	return &req, true
+}
+
+func (s *hhServer) viaHelper(w http.ResponseWriter, r *http.Request) {
+	req, ok := hhDecode(r)
+	if !ok {
+		return
+	}
+	s.score.Call(hhRows(req.Rows, len(req.Rows))) // want `has a shape that each request to viaHelper sets`
+}
+
+// hhServe pads when asked: under the test of padded, n is the fixed size,
+// whatever the callers pass.
+func (s *hhServer) hhServe(r *http.Request, padded bool) {
+	req, ok := hhDecode(r)
+	if !ok {
+		return
+	}
+	n := len(req.Rows)
+	if padded {
+		n = 32
+	}
+	if padded {
+		s.score.Call(hhRows(req.Rows, n)) // not reported: the branch fixes n
+	}
+}
+
 func hhRoutes(s *hhServer) *http.ServeMux {
 	mux := http.NewServeMux()
+	mux.HandleFunc("/helper", s.viaHelper)
+	mux.HandleFunc("/padded", func(w http.ResponseWriter, r *http.Request) { s.hhServe(r, true) })
+	mux.HandleFunc("/plain", func(w http.ResponseWriter, r *http.Request) { s.hhServe(r, false) })
 	mux.HandleFunc("/upload", s.upload)
 	mux.HandleFunc("/raw", s.raw)
 	mux.HandleFunc("/bucketed", s.bucketed)
@@ -109,7 +146,7 @@ func hhRoutes(s *hhServer) *http.ServeMux {
 	mux.Handle("/wrapped", hhLogged(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req hhRequest
 		if json.NewDecoder(r.Body).Decode(&req) == nil {
-			s.score.Call(hhRows(req.Rows, len(req.Rows))) // want `argument hhRows\(req.Rows, len\(req.Rows\)\) has a shape that each request to the function literal at httphandlers.go:109 sets`
+			s.score.Call(hhRows(req.Rows, len(req.Rows))) // want `argument hhRows\(req.Rows, len\(req.Rows\)\) has a shape that each request to the function literal at httphandlers.go:146 sets`
 		}
 	})))
 	return mux
