@@ -352,7 +352,18 @@ func (ev *evaluator) atExit(e *Expr) vset {
 	if e.Env != nil {
 		x = ev.f.subst(x, e.Env)
 	}
-	if r := ev.runLoop(l, e.Env); r.ok {
+	if v := ev.exitValues(l, x, e.Env); v.known() || v.bounded {
+		return v
+	}
+	// The state it stops in is one of those it can reach (a choice that a
+	// data test makes on each iteration: the best order so far).
+	return ev.reachableValues(l, x, e.Env)
+}
+
+// exitValues is x's values once l is done, from a run of l, a closed form
+// over its trips, or the states it can stop in.
+func (ev *evaluator) exitValues(l *Loop, x *Expr, env *Env) vset {
+	if r := ev.runLoop(l, env); r.ok {
 		j := len(r.states)
 		if r.post {
 			j--
@@ -360,14 +371,14 @@ func (ev *evaluator) atExit(e *Expr) vset {
 		return ev.at(l, r.exit, j, x)
 	}
 	if c := ev.closed(l, x); c != nil {
-		if t, ok := ev.trips(l, e.Env); ok {
+		if t, ok := ev.trips(l, env); ok {
 			if l.exitPost {
 				t--
 			}
 			return ev.with(l, constant.MakeInt64(t)).values(c)
 		}
 	}
-	if exits, ok := ev.reachable(l, e.Env); ok {
+	if exits, ok := ev.reachable(l, env); ok {
 		var out []vset
 		for _, st := range exits {
 			out = append(out, ev.at(l, st.state, st.j, x))

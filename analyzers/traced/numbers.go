@@ -662,6 +662,16 @@ func (ev *evaluator) carried(e, base *Expr) vset {
 // lengthOf is the set of lengths of the sequence x.
 func (ev *evaluator) lengthOf(x *Expr) vset {
 	switch x.Kind {
+	case kIndex:
+		if elems := ev.elementsAt(x); elems != nil && ev.values(x.Args[1]).known() {
+			// A row of a table at an index known here (an iteration's): the
+			// lengths of the rows it can be.
+			sets := make([]vset, len(elems))
+			for i, a := range elems {
+				sets[i] = ev.values(length(a))
+			}
+			return union(sets...)
+		}
 	case kInput:
 		if len(x.Args) > 0 {
 			sets := make([]vset, len(x.Args))

@@ -417,23 +417,35 @@ func tableEntry(l *Loop, e *Expr) bool {
 	case kTuple:
 		return !slices.ContainsFunc(e.Args, func(a *Expr) bool { return a != nil && varies(l, a) && !tableEntry(l, a) })
 	case kSelect:
-		return tableEntry(l, e.Args[1]) && tableEntry(l, e.Args[2])
+		return entryOrSame(l, e.Args[1]) && entryOrSame(l, e.Args[2])
 	case kChoice:
-		return !slices.ContainsFunc(e.Args, func(a *Expr) bool { return !tableEntry(l, a) })
+		return !slices.ContainsFunc(e.Args, func(a *Expr) bool { return !entryOrSame(l, a) })
 	case kAtExit:
 		return tableEntry(l, e.Args[0])
+	case kIndex:
+		return len(e.Args) == 2 && entryRead(l, e.Args[0], e.Args[1])
 	case kLoad:
 		p := e.Args[0]
-		if p.Kind != kPtr || p.Site != nil || p.Name != "elem" || len(p.Args) != 2 {
-			return false
-		}
-		walks := p.Args[1].mentions(func(a *Expr) bool {
-			adv, moves := a.Site.(advance) // a position that each call moves on
-			return a.Kind == kIter && a.Loop == l || a.Kind == kFresh && moves && l.sum.f.advances(l, adv)
-		})
-		return !varies(l, p.Args[0]) && !walks
+		return p.Kind == kPtr && p.Site == nil && p.Name == "elem" && len(p.Args) == 2 && entryRead(l, p.Args[0], p.Args[1])
 	}
 	return false
+}
+
+// entryOrSame reports whether e is the same on every iteration of l or an
+// entry of a table (see tableEntry).
+func entryOrSame(l *Loop, e *Expr) bool {
+	return !varies(l, e) || tableEntry(l, e)
+}
+
+// entryRead reports whether reading seq at index i on each iteration of l
+// reads an entry of a table that l does not change, at an index that does
+// not walk l or step through it.
+func entryRead(l *Loop, seq, i *Expr) bool {
+	walks := i.mentions(func(a *Expr) bool {
+		adv, moves := a.Site.(advance) // a position that each call moves on
+		return a.Kind == kIter && a.Loop == l || a.Kind == kFresh && moves && l.sum.f.advances(l, adv)
+	})
+	return !varies(l, seq) && !walks
 }
 
 // varyingParts is e without the parts of a tuple (a shape's dims, a

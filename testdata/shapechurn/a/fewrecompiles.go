@@ -24,6 +24,6 @@ func frTwoPrompts() {
 		}
 	}
 	for _, p := range [][]int{{1}, {2, 3}, {4, 5, 6}} {
-		frPrefill.Call(frOneHots(p)) // want `argument x has a different shape on each iteration: one compile per distinct shape \(up to 3 compiles, one per iteration\)`
+		frPrefill.Call(frOneHots(p)) // want `argument x has a different shape on each iteration: one compile per distinct shape \(3 iterations → 3 compiles\)`
 	}
 }
