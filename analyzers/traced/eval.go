@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math/big"
 
 	"github.com/jitlint/jitlint/internal/jitapi"
 
@@ -67,7 +68,11 @@ func (s *summary) eval(v ssa.Value) *Expr {
 	case *ssa.Call:
 		return s.call(v.Common(), v, at)
 	case *ssa.BinOp:
-		return op(v.Op, val(v.X), val(v.Y))
+		out := op(v.Op, val(v.X), val(v.Y))
+		if wraps(v.Op, v.Type()) {
+			out = conv(out, v.Type()) // as the type holds it
+		}
+		return out
 	case *ssa.UnOp:
 		switch v.Op {
 		case token.MUL:
@@ -212,7 +217,7 @@ func conv(x *Expr, t types.Type) *Expr {
 			switch {
 			case b.Info()&types.IsInteger != 0:
 				if i := constant.ToInt(v); i.Kind() == constant.Int {
-					return constOf(i)
+					return constOf(truncInt(i, b))
 				}
 				if f, ok := constant.Float64Val(constant.ToFloat(v)); ok {
 					return constOf(constant.MakeInt64(int64(f)))
@@ -231,6 +236,44 @@ func conv(x *Expr, t types.Type) *Expr {
 	e := node(kConv, x)
 	e.Type = t
 	return e
+}
+
+// wraps reports whether the result of op on values of type t is taken
+// modulo t's width: arithmetic that can overflow, on a sized integer type
+// other than int and int64 (a hash, a uint32 generator's state; sizes and
+// counts, in int, are taken not to overflow).
+func wraps(op token.Token, t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 || b.Kind() == types.Int || b.Kind() == types.Int64 || b.Kind() == types.UntypedInt {
+		return false
+	}
+	return op == token.ADD || op == token.SUB || op == token.MUL || op == token.SHL
+}
+
+// intBits are the widths of Go's sized integer types (int, uint and
+// uintptr as on 64-bit machines).
+var intBits = map[types.BasicKind]uint{
+	types.Int8: 8, types.Int16: 16, types.Int32: 32, types.Int64: 64, types.Int: 64,
+	types.Uint8: 8, types.Uint16: 16, types.Uint32: 32, types.Uint64: 64, types.Uint: 64, types.Uintptr: 64,
+}
+
+// truncInt is the integer v as a value of type b holds it: reduced modulo
+// its width, in two's complement for a signed type.
+func truncInt(v constant.Value, b *types.Basic) constant.Value {
+	bits, ok := intBits[b.Kind()]
+	if !ok {
+		return v
+	}
+	n, ok := new(big.Int).SetString(v.ExactString(), 10)
+	if !ok {
+		return v
+	}
+	mod := new(big.Int).Lsh(big.NewInt(1), bits)
+	n.Mod(n, mod) // in [0, mod)
+	if b.Info()&types.IsUnsigned == 0 && n.Cmp(new(big.Int).Rsh(mod, 1)) >= 0 {
+		n.Sub(n, mod)
+	}
+	return constant.Make(n)
 }
 
 // assertOK is whether x, an interface value, holds a t (or implements t):
