@@ -141,7 +141,10 @@ func decide(min bool, a, b *Expr, facts []*Expr) *Expr {
 func elementOf(x *Expr) *Expr {
 	if x.Kind == kLoad && len(x.Args) == 1 {
 		if p := x.Args[0]; p.Kind == kPtr && p.Site == nil && p.Name == "elem" && len(p.Args) == 2 {
-			return elementOf(p.Args[0])
+			if el := elementOf(p.Args[0]); el != nil {
+				return elementAt(el, p.Args[1]) // at the index read: a loop walking it sees a new element each time
+			}
+			return nil
 		}
 		return nil
 	}

@@ -419,6 +419,10 @@ func elementAt(alts, i *Expr) *Expr {
 			out[k] = elementAt(a, i)
 		}
 		return choice(out...)
+	case kField:
+		if inner := elementAt(alts.Args[0], i); inner != alts.Args[0] {
+			return field(inner, alts.N) // a field of the element read (a record's array)
+		}
 	}
 	return alts
 }

@@ -678,15 +678,37 @@ func (ev *evaluator) elementsCount(e *Expr) (int64, bool, bool) {
 }
 
 // storedElement returns the over node of an element e reads (and what of
-// the stored value e is: itself, or its shape), or nil.
+// the stored value e is: itself, a field of it, or the shape or length of
+// one), or nil.
 func storedElement(e *Expr) (*Expr, *Expr) {
+	switch e.Kind {
+	case kTuple:
+		if len(e.Args) == 1 {
+			return storedElement(e.Args[0])
+		}
+	case kShape, kLen:
+		if o, part := storedPart(e.Args[0]); o != nil {
+			if e.Kind == kLen {
+				return o, length(part)
+			}
+			return o, shapeTuple(part)
+		}
+	default:
+		return storedPart(e)
+	}
+	return nil, nil
+}
+
+// storedPart returns the over node of an element that e is, or is a field
+// of (a record's array), and that part of the stored value.
+func storedPart(e *Expr) (*Expr, *Expr) {
 	switch {
-	case e.Kind == kTuple && len(e.Args) == 1:
-		return storedElement(e.Args[0])
-	case e.Kind == kShape && e.Args[0].Kind == kOver && e.Args[0].Tr != nil:
-		return e.Args[0], shapeTuple(e.Args[0].Args[0])
 	case e.Kind == kOver && e.Tr != nil:
 		return e, e.Args[0]
+	case e.Kind == kField:
+		if o, x := storedPart(e.Args[0]); o != nil {
+			return o, field(x, e.N)
+		}
 	}
 	return nil, nil
 }

@@ -279,14 +279,16 @@ func (m *memory) read(p *Expr) *Expr {
 		// The place starts as v and each run of the growing store adds g's length.
 		v = seqAny(op(token.ADD, length(v), length(g)), append(elements(v), elements(g)...))
 	}
-	if n := len(p.Args); n > 0 {
-		if _, ok := p.Args[n-1].int64Of(); !ok {
-			if len(grows) > 0 {
-				// A slice each key grows: its length is that key's.
-				v = seqAny(index(length(v), p.Args[n-1]), elements(v))
-			}
-			v = elementAt(v, p.Args[n-1]) // one of the stored values, at the index read
+	for j := len(p.Args) - 1; j >= 0; j-- {
+		if _, ok := p.Args[j].int64Of(); ok {
+			continue // a field, or an element at a constant index, of what is read at the index before
 		}
+		if len(grows) > 0 && j == len(p.Args)-1 {
+			// A slice each key grows: its length is that key's.
+			v = seqAny(index(length(v), p.Args[j]), elements(v))
+		}
+		v = elementAt(v, p.Args[j]) // one of the stored values (or a field of one), at the index read
+		break
 	}
 	return m.bind(v, p)
 }
