@@ -127,26 +127,9 @@ type target struct {
 // caller's own atoms.
 func (f *flow) targets(s *summary, c *ssa.CallCommon, b *ssa.BasicBlock) []target {
 	if c.IsInvoke() {
-		recv := s.operand(c.Value, b)
-		args := make([]*Expr, 0, len(c.Args)+1)
 		var out []target
-		known := false
-		for _, r := range alternatives(recv) {
-			if r.Kind != kIface {
-				continue
-			}
-			known = true
-			fn := f.prog.LookupMethod(r.Type, c.Method.Pkg(), c.Method.Name())
-			if fn == nil || !f.local(fn) {
-				continue
-			}
-			a := append(append(args[:0:0], r.Args[0]), f.argsOf(s, c, b)...)
-			out = append(out, target{fn: fn, args: a})
-		}
-		if !known {
-			// A receiver of a type not known here (a model that a registry
-			// holds): each method of the package's types that can be it.
-			for _, m := range f.implementations(c) {
+		for _, m := range f.invoked(c, s.operand(c.Value, b)) {
+			if f.local(m.fn) {
 				out = append(out, target{fn: m.fn, args: append([]*Expr{m.recv}, f.argsOf(s, c, b)...)})
 			}
 		}
@@ -229,6 +212,27 @@ func alternatives(x *Expr) []*Expr {
 		}
 	}
 	return []*Expr{x}
+}
+
+// invoked are the methods that the interface call c on recv runs, with
+// their receivers: of the dynamic types recv can have when they are known
+// here, else of the package's types that can be it (implementations).
+func (f *flow) invoked(c *ssa.CallCommon, recv *Expr) []implementation {
+	var out []implementation
+	known := false
+	for _, r := range alternatives(recv) {
+		if r.Kind != kIface {
+			continue
+		}
+		known = true
+		if fn := f.prog.LookupMethod(r.Type, c.Method.Pkg(), c.Method.Name()); fn != nil {
+			out = append(out, implementation{fn: fn, recv: r.Args[0]})
+		}
+	}
+	if !known {
+		return f.implementations(c)
+	}
+	return out
 }
 
 // implementations are the methods that the interface call c can run when

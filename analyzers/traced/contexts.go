@@ -611,21 +611,8 @@ func (c *Context) children() []*Context {
 				continue
 			}
 			if com.IsInvoke() {
-				recv := c.value(com.Value, b)
-				known := false
-				for _, r := range alternatives(recv) {
-					if r.Kind != kIface {
-						continue
-					}
-					known = true
-					if fn := f.prog.LookupMethod(r.Type, com.Method.Pkg(), com.Method.Name()); fn != nil {
-						child(fn, append([]*Expr{r.Args[0]}, args...), nil, instr)
-					}
-				}
-				if !known {
-					for _, m := range f.implementations(com) {
-						child(m.fn, append([]*Expr{m.recv}, args...), nil, instr)
-					}
+				for _, m := range f.invoked(com, c.value(com.Value, b)) {
+					child(m.fn, append([]*Expr{m.recv}, args...), nil, instr)
 				}
 				continue
 			}
