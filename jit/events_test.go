@@ -215,7 +215,7 @@ func TestEventsConcurrentFirstCallsOneFirstCompile(t *testing.T) {
 	for n := 1; n <= callers; n++ {
 		wg.Go(func() {
 			<-start
-			f.Call(jit.Ones(jit.Float32, n)) //jitlint:ignore shapechurn the test compiles one signature per size on purpose
+			f.Call(jit.Ones(jit.Float32, n))
 		})
 	}
 	close(start)
