@@ -74,7 +74,13 @@ export class CodeServerSession {
     fs.writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
     const args = ['--config', config, '--user-data-dir', data, '--extensions-dir', extensions];
     args.push('--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened', repo);
-    const server = spawn(codeServer, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // jitls.path is set above; .e2e/bin is also first on the server's PATH,
+    // as `go install` would put jitls on a user's: in an untrusted window
+    // code-server 4.100.3 does not apply the user value of a restricted
+    // setting (jitls.path), and the test must not depend on a jitls that
+    // happens to be installed in ~/go/bin.
+    const env = { ...process.env, PATH: `${path.dirname(jitls)}${path.delimiter}${process.env.PATH ?? ''}` };
+    const server = spawn(codeServer, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let log = '';
     server.stdout?.on('data', (b: Buffer) => (log += b.toString()));
     server.stderr?.on('data', (b: Buffer) => (log += b.toString()));
