@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -111,9 +110,11 @@ func (r *Result) effectsIn(c *Context) []Effect {
 				}
 			case *ssa.Select:
 				// Its cases send and receive as the statements do.
-				if i := slices.IndexFunc(x.States, func(st *ssa.SelectState) bool { _, ok := r.outlives(c, st.Chan, b); return ok }); i >= 0 && x.Pos().IsValid() {
-					p, _ := r.outlives(c, x.States[i].Chan, b)
-					add(instr, Effect{Pos: x.Pos(), End: x.Pos(), Class: "channel", Name: "a select", param: p})
+				for _, st := range x.States {
+					if p, ok := r.outlives(c, st.Chan, b); ok && x.Pos().IsValid() {
+						add(instr, Effect{Pos: x.Pos(), End: x.Pos(), Class: "channel", Name: "a select", param: p})
+						break
+					}
 				}
 			case *ssa.UnOp:
 				if x.Op == token.ARROW && x.Pos().IsValid() {
